@@ -1,0 +1,309 @@
+/**
+ * The error hierarchy. Every error the SDK throws is a {@link VerificationError}, so a caller can
+ * catch one class; subclasses say what went wrong. No error ever carries a token, a secret key,
+ * an Authorization header or a request body.
+ */
+import type { z } from 'zod';
+
+/** Response headers as a plain lower-cased record; Authorization-like headers are never kept. */
+export type ResponseHeaders = Record<string, string>;
+
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);
+
+/** Drops headers that may carry credentials, so an error can be logged or serialised safely. */
+export function safeHeaders(headers: ResponseHeaders): ResponseHeaders {
+  const kept: ResponseHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!SECRET_HEADERS.has(name.toLowerCase())) kept[name] = value;
+  }
+  return kept;
+}
+
+/** Base class of every error thrown by the SDK. */
+export class VerificationError extends Error {
+  override name = 'VerificationError';
+
+  /** A plain, secret-free object for structured logs. */
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, message: this.message };
+  }
+}
+
+/** What an {@link APIError} is built from. */
+export interface APIErrorInit {
+  status: number;
+  headers: ResponseHeaders;
+  body: unknown;
+  method: string;
+  path: string;
+  message?: string;
+}
+
+function messageFromBody(body: unknown): string | undefined {
+  if (typeof body === 'string') return body.length > 0 ? body.slice(0, 200) : undefined;
+  if (body && typeof body === 'object') {
+    const record = body as Record<string, unknown>;
+    for (const key of ['message', 'error', 'detail', 'errors']) {
+      const value = record[key];
+      if (typeof value === 'string') return value;
+      if (value !== undefined) return JSON.stringify(value).slice(0, 300);
+    }
+  }
+  return undefined;
+}
+
+/** The server answered with a non-success status. */
+export class APIError extends VerificationError {
+  override name = 'APIError';
+  /** HTTP status code. */
+  readonly status: number;
+  /** Response headers, lower-cased, without credential headers. */
+  readonly headers: ResponseHeaders;
+  /** The parsed JSON error body, or its text when it was not JSON. */
+  readonly body: unknown;
+  /** The `x-request-id` response header, when the server sent one. */
+  readonly requestId: string | undefined;
+  /** HTTP method of the failed request. */
+  readonly method: string;
+  /** Path (with query) of the failed request. */
+  readonly path: string;
+
+  constructor(init: APIErrorInit) {
+    const detail = init.message ?? messageFromBody(init.body);
+    super(`${init.status} ${init.method} ${init.path}${detail ? `: ${detail}` : ''}`);
+    this.status = init.status;
+    this.headers = safeHeaders(init.headers);
+    this.body = init.body;
+    this.requestId = init.headers['x-request-id'];
+    this.method = init.method;
+    this.path = init.path;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return {
+      ...super.toJSON(),
+      status: this.status,
+      requestId: this.requestId,
+      method: this.method,
+      path: this.path,
+      body: this.body,
+    };
+  }
+
+  /** Builds the subclass that matches `init.status`. */
+  static from(init: APIErrorInit): APIError {
+    const Class = statusClasses[init.status] ?? (init.status >= 500 ? InternalServerError : APIError);
+    return new Class(init);
+  }
+}
+
+/** 400: the server rejected the request (for example an applicant email that does not exist). */
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+/** 401: missing, invalid or expired token, or wrong client credentials. */
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+/** 403: the credentials do not allow this call. */
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+/** 404: the applicant group or report does not exist. */
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+/** 409: the request conflicts with the current state. */
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
+/** 410: the report data has expired and is no longer available. */
+export class ReportExpiredError extends APIError {
+  override name = 'ReportExpiredError';
+}
+/** 422: the server could not process the body. */
+export class UnprocessableEntityError extends APIError {
+  override name = 'UnprocessableEntityError';
+}
+/** 429: too many requests. */
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+  /** Seconds the server asked to wait (`Retry-After`), when it said. */
+  readonly retryAfter: number | undefined;
+
+  constructor(init: APIErrorInit) {
+    super(init);
+    const header = init.headers['retry-after'];
+    const seconds = header === undefined ? Number.NaN : Number(header);
+    this.retryAfter = Number.isFinite(seconds) ? seconds : undefined;
+  }
+}
+/** 5xx: the server failed. */
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}
+
+const statusClasses: Record<number, new (init: APIErrorInit) => APIError> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  403: PermissionDeniedError,
+  404: NotFoundError,
+  409: ConflictError,
+  410: ReportExpiredError,
+  422: UnprocessableEntityError,
+  429: RateLimitError,
+};
+
+/** The request could not be sent or the response could not be read (DNS, refused, reset, TLS). */
+export class APIConnectionError extends VerificationError {
+  override name = 'APIConnectionError';
+  /** Whether the failure happened before any byte of the request left: a create is then safe to resend. */
+  readonly requestNotSent: boolean;
+
+  constructor(message = 'Connection error.', options: { cause?: unknown; requestNotSent?: boolean } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.requestNotSent = options.requestNotSent ?? false;
+  }
+}
+
+/** The attempt took longer than the configured timeout. */
+export class APIConnectionTimeoutError extends APIConnectionError {
+  override name = 'APIConnectionTimeoutError';
+
+  constructor(message = 'Request timed out.', options: { cause?: unknown } = {}) {
+    super(message, options);
+  }
+}
+
+/** The caller's `AbortSignal` cancelled the request. */
+export class APIUserAbortError extends VerificationError {
+  override name = 'APIUserAbortError';
+
+  constructor(message = 'Request was aborted.') {
+    super(message);
+  }
+}
+
+/** One problem found by a schema: where (`applicants[1].applicant_email`) and what. */
+export interface ValidationIssue {
+  /** Dotted path with bracketed indexes, `''` for the root. */
+  path: string;
+  /** What is wrong, in words. */
+  message: string;
+  /** The zod issue code. */
+  code: string;
+}
+
+/** Turns a zod path into `applicants[1].applicant_email`. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}
+
+/** Flattens zod issues into {@link ValidationIssue}s. */
+export function issuesFromZod(error: z.ZodError): ValidationIssue[] {
+  return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message, code: issue.code }));
+}
+
+function describeIssues(issues: ValidationIssue[]): string {
+  const shown = issues.slice(0, 5).map((issue) => `${issue.path || '(root)'}: ${issue.message}`);
+  const more = issues.length > 5 ? `; and ${issues.length - 5} more` : '';
+  return shown.join('; ') + more;
+}
+
+/** A request body or parameter was rejected before any network I/O. */
+export class RequestValidationError extends VerificationError {
+  override name = 'RequestValidationError';
+  /** Every problem found, each naming its path. */
+  readonly issues: ValidationIssue[];
+
+  constructor(issues: ValidationIssue[], context = 'Invalid request') {
+    super(`${context}: ${describeIssues(issues)}`);
+    this.issues = issues;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), issues: this.issues };
+  }
+}
+
+/** The server sent a body that the response schema rejects (or that is not JSON at all). */
+export class ResponseValidationError extends VerificationError {
+  override name = 'ResponseValidationError';
+  /** Every problem found, each naming its path. */
+  readonly issues: ValidationIssue[];
+  /** The body as received: parsed JSON, or text when it was not JSON. */
+  readonly body: unknown;
+
+  constructor(issues: ValidationIssue[], body: unknown, context = 'Unexpected response') {
+    super(`${context}: ${describeIssues(issues)}`);
+    this.issues = issues;
+    this.body = body;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), issues: this.issues };
+  }
+}
+
+/** The response body exceeded `maxResponseBytes`; it was not buffered further. */
+export class ResponseTooLargeError extends VerificationError {
+  override name = 'ResponseTooLargeError';
+  /** The configured cap in bytes. */
+  readonly limit: number;
+
+  constructor(limit: number) {
+    super(`Response body exceeds the limit of ${limit} bytes (maxResponseBytes).`);
+    this.limit = limit;
+  }
+}
+
+/**
+ * A create failed in a way that leaves it unknown whether the server created the group (and sent
+ * invitations). The SDK did not resend, to avoid duplicate emails; reconcile with
+ * `correlationId` or by listing before trying again.
+ */
+export class GroupMayHaveBeenCreatedError extends VerificationError {
+  override name = 'GroupMayHaveBeenCreatedError';
+  /** The `correlation_id` sent with the create, if any. */
+  readonly correlationId: string | undefined;
+  /** The path that was posted to. */
+  readonly path: string;
+
+  constructor(path: string, correlationId: string | undefined, cause: unknown) {
+    super(
+      `The create request to ${path} failed after it may have reached the server, so the group may have been created and invitations sent; it was not resent. ${
+        correlationId
+          ? `List by correlation_id "${correlationId}" to reconcile.`
+          : 'Pass a correlation_id on creates so the SDK can recover automatically.'
+      }`,
+      { cause },
+    );
+    this.correlationId = correlationId;
+    this.path = path;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), correlationId: this.correlationId, path: this.path };
+  }
+}
+
+/** A webhook failed verification: which check failed is in `reason`. */
+export class WebhookVerificationError extends VerificationError {
+  override name = 'WebhookVerificationError';
+  /** Which check failed. */
+  readonly reason: 'missing_signature' | 'bad_signature' | 'missing_secret' | 'invalid_json' | 'invalid_payload';
+
+  constructor(reason: WebhookVerificationError['reason'], message: string) {
+    super(message);
+    this.reason = reason;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), reason: this.reason };
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * The one place where schemas meet data: request bodies are checked before any I/O, responses
+ * before they reach the caller. Synchronous `safeParse` only: zod's JIT serves sync parsing.
+ */
+import type { z } from 'zod';
+import { issuesFromZod, RequestValidationError, ResponseValidationError } from './errors.js';
+import type { Logger } from './log.js';
+
+/** How strictly responses are checked: `strict` throws, `warn` logs and returns the raw body. */
+export type ValidationMode = 'strict' | 'warn';
+
+/** Parses a request body or parameters, or throws {@link RequestValidationError} naming each bad path. */
+export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, context?: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new RequestValidationError(issuesFromZod(result.error), context);
+}
+
+/**
+ * Parses a response body. In `strict` mode a mismatch throws {@link ResponseValidationError}
+ * carrying the issues and the body; in `warn` mode it is logged and the body returned unchanged.
+ */
+export function parseResponse<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+  mode: ValidationMode = 'strict',
+  logger?: Logger,
+  context?: string,
+): z.output<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const error = new ResponseValidationError(issuesFromZod(result.error), body, context);
+  if (mode === 'strict') throw error;
+  logger?.warn(`${error.message} (validation: 'warn', returning the body as received)`);
+  // In 'warn' mode the caller asked for the body as received, whatever its shape.
+  return body as z.output<S>;
+}

@@ -1,0 +1,18 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      'applicant-verification/testing': fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)),
+      'applicant-verification': fileURLToPath(new URL('./src/index.ts', import.meta.url)),
+    },
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
+  },
+});
