@@ -1,0 +1,94 @@
+/**
+ * Report data carries dates in three forms: `2024-01-05` (income streams, connections),
+ * `01/05/2024` (transactions) and `January 5, 2024` (paystubs, payroll). These helpers turn each
+ * into one ISO form, and turn `created_at_timestamp` (seconds or milliseconds) into a `Date`.
+ */
+
+const MONTHS: ReadonlyMap<string, number> = new Map([
+  ['january', 1],
+  ['jan', 1],
+  ['february', 2],
+  ['feb', 2],
+  ['march', 3],
+  ['mar', 3],
+  ['april', 4],
+  ['apr', 4],
+  ['may', 5],
+  ['june', 6],
+  ['jun', 6],
+  ['july', 7],
+  ['jul', 7],
+  ['august', 8],
+  ['aug', 8],
+  ['september', 9],
+  ['sept', 9],
+  ['sep', 9],
+  ['october', 10],
+  ['oct', 10],
+  ['november', 11],
+  ['nov', 11],
+  ['december', 12],
+  ['dec', 12],
+]);
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
+const US = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+const WRITTEN = /^([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})$/;
+
+function daysInMonth(year: number, month: number): number {
+  // Day 0 of the next month is the last day of this one; UTC avoids DST and zone shifts.
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function format(year: number, month: number, day: number, original: string): string {
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) {
+    throw new TypeError(`Not a calendar date: "${original}"`);
+  }
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/**
+ * Turns a report date in any of the spec's forms into an ISO date (`YYYY-MM-DD`):
+ * `2024-01-05`, `01/05/2024` (or `1/5/2024`), `January 5, 2024`, `Jan 5, 2024` or `Jan. 5 2024`.
+ *
+ * @throws TypeError when the value is in none of these forms or is not a real calendar date
+ * (`02/30/2024`).
+ */
+export function toIsoDate(value: string): string {
+  if (typeof value !== 'string') throw new TypeError(`Expected a date string, received ${typeof value}`);
+  const text = value.trim();
+  const iso = ISO.exec(text);
+  if (iso) return format(Number(iso[1]), Number(iso[2]), Number(iso[3]), value);
+  const us = US.exec(text);
+  if (us) return format(Number(us[3]), Number(us[1]), Number(us[2]), value);
+  const written = WRITTEN.exec(text);
+  if (written) {
+    const month = MONTHS.get((written[1] ?? '').toLowerCase());
+    if (month !== undefined) return format(Number(written[3]), month, Number(written[2]), value);
+  }
+  throw new TypeError(
+    `Unrecognised date "${value}": expected YYYY-MM-DD, MM/DD/YYYY or a written date such as "January 5, 2024"`,
+  );
+}
+
+/**
+ * Timestamps at or above this magnitude are read as milliseconds, below it as seconds. 1e11
+ * seconds is in the year 5138, while 1e11 milliseconds is March 1973, before any group existed,
+ * so the two ranges cannot be confused for real creation times.
+ */
+export const MILLISECONDS_THRESHOLD = 1e11;
+
+/**
+ * Turns a `created_at_timestamp` into a `Date`. Applicant groups send Unix seconds (fractional),
+ * screening groups may send milliseconds; the magnitude tells them apart (see
+ * {@link MILLISECONDS_THRESHOLD}).
+ *
+ * @throws TypeError when the timestamp is not a finite number.
+ */
+export function toDate(timestamp: number): Date {
+  if (typeof timestamp !== 'number' || !Number.isFinite(timestamp)) {
+    throw new TypeError(`Expected a finite Unix timestamp, received ${String(timestamp)}`);
+  }
+  const milliseconds = Math.abs(timestamp) >= MILLISECONDS_THRESHOLD ? timestamp : timestamp * 1000;
+  return new Date(milliseconds);
+}
