@@ -206,7 +206,11 @@ export function formatPath(path: ReadonlyArray<PropertyKey>): string {
 
 /** Flattens zod issues into {@link ValidationIssue}s. */
 export function issuesFromZod(error: z.ZodError): ValidationIssue[] {
-  return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message, code: issue.code }));
+  return error.issues.map((issue) => ({
+    path: formatPath(issue.path),
+    message: issue.message,
+    code: issue.code,
+  }));
 }
 
 function describeIssues(issues: ValidationIssue[]): string {
@@ -296,7 +300,12 @@ export class GroupMayHaveBeenCreatedError extends VerificationError {
 export class WebhookVerificationError extends VerificationError {
   override name = 'WebhookVerificationError';
   /** Which check failed. */
-  readonly reason: 'missing_signature' | 'bad_signature' | 'missing_secret' | 'invalid_json' | 'invalid_payload';
+  readonly reason:
+    | 'missing_signature'
+    | 'bad_signature'
+    | 'missing_secret'
+    | 'invalid_json'
+    | 'invalid_payload';
 
   constructor(reason: WebhookVerificationError['reason'], message: string) {
     super(message);

@@ -1,7 +1,48 @@
-/** Placeholder: replaced by the leveled logger. */
+/**
+ * A leveled logger. Every line goes through redaction first, so no call site can leak a token,
+ * a secret key or an applicant's contact details by accident.
+ */
+import { maskText, redact } from './redact.js';
+
+/** Where log lines go: `console` fits, and so do pino or winston loggers. */
 export interface Logger {
+  /** Per-request detail: method, path, status, attempt, duration, request id. */
   debug(message: string, data?: Record<string, unknown>): void;
+  /** Notable events such as a token refresh. */
   info(message: string, data?: Record<string, unknown>): void;
+  /** Something recovered or ignored: a retry, a response that failed validation in `warn` mode. */
   warn(message: string, data?: Record<string, unknown>): void;
+  /** Something failed. */
   error(message: string, data?: Record<string, unknown>): void;
+}
+
+/** How much to log; `debug` is the most. */
+export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
+
+const LOG_LEVELS: readonly LogLevel[] = ['off', 'error', 'warn', 'info', 'debug'];
+
+/** Whether `value` names a log level. */
+export function isLogLevel(value: unknown): value is LogLevel {
+  return typeof value === 'string' && (LOG_LEVELS as readonly string[]).includes(value);
+}
+
+const consoleSink: Logger = {
+  debug: (message, data) => console.debug(message, ...(data ? [data] : [])),
+  info: (message, data) => console.info(message, ...(data ? [data] : [])),
+  warn: (message, data) => console.warn(message, ...(data ? [data] : [])),
+  error: (message, data) => console.error(message, ...(data ? [data] : [])),
+};
+
+/** Wraps `sink` so that only lines at or above `level` pass, each one redacted. */
+export function createLogger(level: LogLevel, sink: Logger = consoleSink): Logger & { level: LogLevel } {
+  const rank = LOG_LEVELS.indexOf(level);
+  const write = (at: Exclude<LogLevel, 'off'>) => {
+    if (LOG_LEVELS.indexOf(at) > rank) return () => {};
+    return (message: string, data?: Record<string, unknown>) => {
+      const safeMessage = `[applicant-verification] ${maskText(message)}`;
+      if (data === undefined) sink[at](safeMessage);
+      else sink[at](safeMessage, redact(data) as Record<string, unknown>);
+    };
+  };
+  return { level, debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -1,0 +1,92 @@
+/** VerificationClient: resolves options and wires the core to the resources. */
+import { inspect } from 'node:util';
+import { StaticTokenSource, TokenManager, type TokenSource } from './core/auth.js';
+import { createDispatchers, type Dispatchers } from './core/dispatcher.js';
+import { HttpCore } from './core/http.js';
+import { Limiter } from './core/limiter.js';
+import { createLogger } from './core/log.js';
+import { type ClientOptions, resolveOptions } from './core/options.js';
+import { createTokenExchange } from './core/token-exchange.js';
+import { fetchTransport, undiciTransport } from './core/transport.js';
+import { ApplicantGroups } from './resources/applicant-groups.js';
+import { Auth } from './resources/auth.js';
+import { Reports } from './resources/reports.js';
+import { ScreeningGroups } from './resources/screening-groups.js';
+import { Webhooks } from './resources/webhooks.js';
+import { VERSION } from './version.js';
+
+/**
+ * The client of the Applicant Income and Asset Verification API.
+ *
+ * ```ts
+ * const client = new VerificationClient({ baseURL, clientId, secretKey });
+ * const group = await client.applicantGroups.create({ ... });
+ * await client.close();
+ * ```
+ */
+export class VerificationClient {
+  /** Applicant groups: list, create, reports of a group. */
+  readonly applicantGroups: ApplicantGroups;
+  /** Reports: detail and PDF. */
+  readonly reports: Reports;
+  /** Screening groups (the earlier interface). */
+  readonly screeningGroups: ScreeningGroups;
+  /** Webhook signature checks, keyed with the client's secret key. */
+  readonly webhooks: Webhooks;
+  /** The access token behind the calls. */
+  readonly auth: Auth;
+  /** The API base URL in use. */
+  readonly baseURL: string;
+  readonly #dispatchers: Dispatchers;
+
+  /** Options default to the `VERIFICATION_*` environment variables; see {@link ClientOptions}. */
+  constructor(options: ClientOptions = {}) {
+    const resolved = resolveOptions(options);
+    const logger = createLogger(resolved.logLevel, resolved.logger);
+    const origin = resolved.baseURL.origin;
+    this.baseURL = resolved.baseURL.href;
+    this.#dispatchers = createDispatchers(origin, resolved.dispatcher);
+    const core = new HttpCore({
+      origin,
+      basePath: resolved.baseURL.pathname.replace(/\/+$/, ''),
+      transport: resolved.fetch
+        ? fetchTransport(resolved.fetch)
+        : undiciTransport(this.#dispatchers.dispatcherFor),
+      timeout: resolved.timeout,
+      maxRetries: resolved.maxRetries,
+      maxResponseBytes: resolved.maxResponseBytes,
+      validation: resolved.validation,
+      logger,
+      limiter: new Limiter(resolved.maxConcurrency),
+      defaultHeaders: {
+        accept: 'application/json',
+        'user-agent': `applicant-verification/${VERSION} node/${process.version}`,
+        ...resolved.defaultHeaders,
+      },
+    });
+    const tokens: TokenSource = resolved.credentials
+      ? new TokenManager(createTokenExchange(core, resolved.credentials), logger)
+      : new StaticTokenSource(resolved.accessToken ?? '');
+    core.useTokens(tokens);
+    this.applicantGroups = new ApplicantGroups(core);
+    this.reports = new Reports(core);
+    this.screeningGroups = new ScreeningGroups(core);
+    this.webhooks = new Webhooks(resolved.secretKey);
+    this.auth = new Auth(tokens);
+  }
+
+  /** Closes the connections the client opened, so a batch script can exit. */
+  close(): Promise<void> {
+    return this.#dispatchers.close();
+  }
+
+  /** @internal Shows where the client points, never its credentials. */
+  [inspect.custom](): string {
+    return `VerificationClient { baseURL: '${this.baseURL}' }`;
+  }
+
+  /** @internal */
+  toJSON(): Record<string, string> {
+    return { baseURL: this.baseURL };
+  }
+}

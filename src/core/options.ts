@@ -1,0 +1,166 @@
+/**
+ * Client options: their defaults, environment fallbacks and checks. A misconfigured client fails
+ * at construction with a message naming the option and the variable, never on the first call.
+ */
+import type { Dispatcher } from 'undici';
+import { VerificationError } from './errors.js';
+import { isLogLevel, type Logger, type LogLevel } from './log.js';
+import type { ValidationMode } from './validate.js';
+
+/** Everything `new VerificationClient(options)` accepts. */
+export interface ClientOptions {
+  /** API base URL. Default: env `VERIFICATION_BASE_URL`. Must be https, except loopback hosts. */
+  baseURL?: string | undefined;
+  /** Client id for POST /api/v1/tenants/auth. Default: env `VERIFICATION_CLIENT_ID`. */
+  clientId?: string | undefined;
+  /** Secret key for the token exchange and webhook signatures. Default: env `VERIFICATION_SECRET_KEY`. */
+  secretKey?: string | undefined;
+  /** A token, or a function returning one, used instead of the client-credentials exchange. */
+  accessToken?: string | (() => string | Promise<string>) | undefined;
+  /** Milliseconds per attempt, response body included. Default 60 000. */
+  timeout?: number | undefined;
+  /** Retries after the first attempt. Default 2. */
+  maxRetries?: number | undefined;
+  /** Any undici Dispatcher (ProxyAgent, MockAgent, an mTLS Agent); default a keep-alive Pool. */
+  dispatcher?: Dispatcher | undefined;
+  /**
+   * Send requests with a fetch implementation instead of undici (msw in-process tests, edge
+   * runtimes). `true`, or `globalThis.fetch` itself, means the global fetch looked up at call
+   * time, so an msw server started after the client still intercepts.
+   */
+  fetch?: typeof fetch | true | undefined;
+  /** `off`, `error`, `warn` (default), `info` or `debug`. Default: env `VERIFICATION_LOG`. */
+  logLevel?: LogLevel | undefined;
+  /** Where log lines go; default the console. Lines are redacted before they get here. */
+  logger?: Logger | undefined;
+  /** `strict` (default) throws ResponseValidationError on a bad response; `warn` logs and returns it. */
+  validation?: ValidationMode | undefined;
+  /** Requests in flight at once, across the client. Default unlimited. */
+  maxConcurrency?: number | undefined;
+  /** Response bodies larger than this many bytes are refused. Default 50 MB. */
+  maxResponseBytes?: number | undefined;
+  /** Allow a plain-http baseURL on a non-loopback host (never in production). Default false. */
+  allowInsecureHttp?: boolean | undefined;
+  /** Headers added to every request. */
+  defaultHeaders?: Record<string, string> | undefined;
+}
+
+/** Options with defaults applied and checks passed. */
+export interface ResolvedOptions {
+  baseURL: URL;
+  credentials: { clientId: string; secretKey: string } | undefined;
+  accessToken: string | (() => string | Promise<string>) | undefined;
+  secretKey: string | undefined;
+  timeout: number;
+  maxRetries: number;
+  dispatcher: Dispatcher | undefined;
+  fetch: (() => typeof fetch) | undefined;
+  logLevel: LogLevel;
+  logger: Logger | undefined;
+  validation: ValidationMode;
+  maxConcurrency: number;
+  maxResponseBytes: number;
+  defaultHeaders: Record<string, string>;
+}
+
+/** Thrown at construction when options are missing or wrong. */
+export class ConfigurationError extends VerificationError {
+  override name = 'ConfigurationError';
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
+
+function env(name: string): string | undefined {
+  const value = typeof process === 'undefined' ? undefined : process.env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function positive(name: string, value: number, allowZero = false): number {
+  if (!Number.isFinite(value) && value !== Number.POSITIVE_INFINITY) {
+    throw new ConfigurationError(`The ${name} option must be a number, got ${String(value)}.`);
+  }
+  if (value < 0 || (!allowZero && value === 0)) {
+    throw new ConfigurationError(
+      `The ${name} option must be ${allowZero ? '0 or more' : 'greater than 0'}, got ${value}.`,
+    );
+  }
+  return value;
+}
+
+function resolveBaseURL(given: string | undefined, allowInsecureHttp: boolean): URL {
+  const raw = given ?? env('VERIFICATION_BASE_URL');
+  if (!raw) {
+    throw new ConfigurationError(
+      'No API base URL: pass the baseURL option or set the VERIFICATION_BASE_URL environment variable.',
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigurationError(
+      `The baseURL option (or VERIFICATION_BASE_URL) is not an absolute URL: "${raw}".`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigurationError(`The baseURL must use https, got "${url.protocol}".`);
+  }
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname) && !allowInsecureHttp) {
+    throw new ConfigurationError(
+      `The baseURL "${url.origin}" uses plain http: credentials and applicants' data would travel unencrypted. Use https, or pass allowInsecureHttp: true for a test host.`,
+    );
+  }
+  return url;
+}
+
+/** Applies defaults and environment fallbacks, and checks everything. */
+export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  const baseURL = resolveBaseURL(options.baseURL, options.allowInsecureHttp ?? false);
+  const clientId = options.clientId ?? env('VERIFICATION_CLIENT_ID');
+  const secretKey = options.secretKey ?? env('VERIFICATION_SECRET_KEY');
+  const accessToken = options.accessToken;
+  if (accessToken === undefined && (!clientId || !secretKey)) {
+    const missing = [
+      !clientId && 'clientId (env VERIFICATION_CLIENT_ID)',
+      !secretKey && 'secretKey (env VERIFICATION_SECRET_KEY)',
+    ].filter(Boolean);
+    throw new ConfigurationError(
+      `Missing credentials: pass ${missing.join(' and ')}, or an accessToken option.`,
+    );
+  }
+  const logLevel = options.logLevel ?? env('VERIFICATION_LOG') ?? 'warn';
+  if (!isLogLevel(logLevel)) {
+    throw new ConfigurationError(
+      `The logLevel option (or VERIFICATION_LOG) must be one of off, error, warn, info, debug; got "${logLevel}".`,
+    );
+  }
+  const validation = options.validation ?? 'strict';
+  if (validation !== 'strict' && validation !== 'warn') {
+    throw new ConfigurationError(
+      `The validation option must be 'strict' or 'warn', got "${String(validation)}".`,
+    );
+  }
+  const givenFetch = options.fetch;
+  const fetchImpl =
+    givenFetch === undefined
+      ? undefined
+      : givenFetch === true || givenFetch === globalThis.fetch
+        ? () => globalThis.fetch
+        : () => givenFetch;
+  return {
+    baseURL,
+    credentials: clientId && secretKey ? { clientId, secretKey } : undefined,
+    accessToken,
+    secretKey,
+    timeout: positive('timeout', options.timeout ?? 60_000),
+    maxRetries: positive('maxRetries', options.maxRetries ?? 2, true),
+    dispatcher: options.dispatcher,
+    fetch: fetchImpl,
+    logLevel,
+    logger: options.logger,
+    validation,
+    maxConcurrency: positive('maxConcurrency', options.maxConcurrency ?? Number.POSITIVE_INFINITY),
+    maxResponseBytes: positive('maxResponseBytes', options.maxResponseBytes ?? 50 * 1024 * 1024),
+    defaultHeaders: options.defaultHeaders ?? {},
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * applicant-verification: the TypeScript SDK for the Applicant Income and Asset Verification API.
+ * @packageDocumentation
+ */
+export { VerificationClient } from './client.js';
+export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  GroupMayHaveBeenCreatedError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ReportExpiredError,
+  RequestValidationError,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+  type ValidationIssue,
+  VerificationError,
+  WebhookVerificationError,
+} from './core/errors.js';
+export type { RequestOptions } from './core/http.js';
+export type { Logger, LogLevel } from './core/log.js';
+export type { ClientOptions } from './core/options.js';
+export { ConfigurationError } from './core/options.js';
+export { Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
+export type { ValidationMode } from './core/validate.js';
+export * from './helpers/index.js';
+export { ApplicantGroups } from './resources/applicant-groups.js';
+export { Auth } from './resources/auth.js';
+export { Reports } from './resources/reports.js';
+export { ScreeningGroups } from './resources/screening-groups.js';
+export { Webhooks } from './resources/webhooks.js';
+export * from './schemas/index.js';
+export { VERSION } from './version.js';
+export { signWebhook, unwrapWebhook, verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from './webhooks.js';

@@ -1,0 +1,76 @@
+/** Reports (spec 4.4) and their PDFs. */
+import { z } from 'zod';
+import { APIPromise } from '../core/api-promise.js';
+import { APIError } from '../core/errors.js';
+import type { RequestOptions } from '../core/http.js';
+import { type ReportDetail, reportDetailSchema } from '../schemas/reports.js';
+import { APIResource } from './resource.js';
+
+const pdfBytesSchema = z.instanceof(Uint8Array);
+
+/** Pre-signed links live 2 hours (spec 8); a little margin avoids starting a doomed download. */
+const PDF_LINK_LIFETIME_MS = 2 * 60 * 60_000 - 60_000;
+
+// Storage answers a stale or tampered pre-signed link with one of these.
+const STALE_LINK_STATUSES = new Set([400, 401, 403, 410]);
+
+/** `client.reports`. */
+export class Reports extends APIResource {
+  readonly #retrievedAt = new WeakMap<object, number>();
+
+  /** One report with its data (typed for income reports) and a PDF link valid 2 hours. */
+  retrieve(reportId: string, options?: RequestOptions): APIPromise<ReportDetail> {
+    const result = this.core.execute({
+      method: 'GET',
+      path: '/api/v1/reports/{reportId}',
+      pathParams: { reportId },
+      schema: reportDetailSchema,
+      options,
+    });
+    return new APIPromise(
+      result.then((value) => {
+        this.#retrievedAt.set(value.data, Date.now());
+        return value;
+      }),
+    );
+  }
+
+  /**
+   * The report's PDF bytes. Given an id, retrieves the report for a fresh link; given a retrieved
+   * report, uses its link unless it is older than 2 hours. A rejected (stale) link is refreshed
+   * once by retrieving the report again. The link is pre-signed: no Authorization header is sent.
+   */
+  downloadPdf(report: string | ReportDetail, options?: RequestOptions): APIPromise<Uint8Array> {
+    return new APIPromise(this.#downloadPdf(report, options));
+  }
+
+  async #downloadPdf(report: string | ReportDetail, options?: RequestOptions) {
+    const reportId = typeof report === 'string' ? report : report.report_id;
+    let detail = typeof report === 'string' || this.#isStale(report) ? undefined : report;
+    for (let refreshed = false; ; refreshed = true) {
+      detail ??= await this.retrieve(reportId, options);
+      try {
+        return await this.core.execute({
+          method: 'GET',
+          path: this.core.resolveURL(detail.pdf_url),
+          schema: pdfBytesSchema,
+          responseType: 'bytes',
+          auth: false,
+          options,
+        });
+      } catch (error) {
+        if (refreshed || !(error instanceof APIError && STALE_LINK_STATUSES.has(error.status))) throw error;
+        this.core.logger.info(
+          `PDF link of report ${reportId} was refused (${error.status}); retrieving a fresh one.`,
+        );
+        detail = undefined;
+      }
+    }
+  }
+
+  #isStale(detail: ReportDetail): boolean {
+    const retrievedAt = this.#retrievedAt.get(detail);
+    // A detail from elsewhere has an unknown age: try its link, a refusal refreshes it.
+    return retrievedAt !== undefined && Date.now() - retrievedAt > PDF_LINK_LIFETIME_MS;
+  }
+}

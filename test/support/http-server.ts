@@ -1,0 +1,124 @@
+/** A tiny programmable HTTP server on 127.0.0.1 that records what it received. */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { SignJWT } from 'jose';
+
+export interface ReceivedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  /** Destroy the socket instead of answering. */
+  destroy?: boolean;
+  /** Wait this long before answering (ms). */
+  delayMs?: number;
+}
+
+export type Route = (request: ReceivedRequest, count: number) => Reply | Promise<Reply>;
+
+export interface TestServer {
+  url: string;
+  requests: ReceivedRequest[];
+  /** Requests to one path. */
+  to(path: string): ReceivedRequest[];
+  close(): Promise<void>;
+}
+
+export const CLIENT_ID = 'client_123';
+export const SECRET_KEY = 'sk_test_super_secret_value';
+const signingKey = new TextEncoder().encode('server-side-signing-key-for-tests');
+
+/** A JWT like the vendor's, valid `lifetimeSeconds` from now. */
+export async function mintToken(lifetimeSeconds = 1800, subject = 'tenant'): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ sub: subject })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt(now)
+    .setExpirationTime(now + lifetimeSeconds)
+    .setJti(Math.random().toString(36).slice(2))
+    .sign(signingKey);
+}
+
+/** Starts a server whose routes are keyed `METHOD /path`; unknown routes get 404. */
+export async function startServer(routes: Record<string, Route>): Promise<TestServer> {
+  const requests: ReceivedRequest[] = [];
+  const counts = new Map<string, number>();
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const received: ReceivedRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+    };
+    requests.push(received);
+    const key = `${received.method} ${received.path}`;
+    const count = (counts.get(key) ?? 0) + 1;
+    counts.set(key, count);
+    const route = routes[key];
+    const reply: Reply = route ? await route(received, count) : { status: 404, body: { error: 'not_found' } };
+    if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
+    if (reply.destroy) {
+      req.socket.destroy();
+      return;
+    }
+    const payload =
+      reply.body === undefined
+        ? ''
+        : typeof reply.body === 'string'
+          ? reply.body
+          : JSON.stringify(reply.body);
+    res.writeHead(reply.status ?? 200, {
+      ...(payload ? { 'content-type': 'application/json' } : {}),
+      ...reply.headers,
+    });
+    res.end(payload);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    to: (path) => requests.filter((request) => request.path === path),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** An auth route that hands out fresh tokens in the Authorization header. */
+export function authRoute(lifetimeSeconds = 1800, tokens: string[] = []): Route {
+  return async (request) => {
+    const body = JSON.parse(request.body) as { client_id?: string; secret_key?: string };
+    if (body.client_id !== CLIENT_ID || body.secret_key !== SECRET_KEY) {
+      return { status: 401, body: { error: 'unauthorized', message: 'Invalid credentials' } };
+    }
+    const token = await mintToken(lifetimeSeconds);
+    tokens.push(token);
+    return { status: 204, headers: { authorization: `Bearer ${token}` } };
+  };
+}
+
+/** A logger that keeps every line, for redaction checks. */
+export function capturingLogger() {
+  const lines: string[] = [];
+  const write = (level: string) => (message: string, data?: Record<string, unknown>) => {
+    lines.push(`${level} ${message} ${data ? JSON.stringify(data) : ''}`);
+  };
+  return {
+    lines,
+    logger: { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') },
+  };
+}
