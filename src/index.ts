@@ -39,5 +39,6 @@ export { Reports } from './resources/reports.js';
 export { ScreeningGroups } from './resources/screening-groups.js';
 export { Webhooks } from './resources/webhooks.js';
 export * from './schemas/index.js';
+export * from './schemas/webhooks.js';
 export { VERSION } from './version.js';
 export { signWebhook, unwrapWebhook, verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from './webhooks.js';

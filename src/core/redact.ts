@@ -3,7 +3,8 @@
  * numbers never reach a log line or an error message in clear, and credentials never at all.
  */
 
-const EMAIL = /([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*@([A-Za-z0-9.-]+\.[A-Za-z]{2,})/g;
+// Also as URL-encoded in a query string (`%40`).
+const EMAIL = /([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*?(@|%40)([A-Za-z0-9.-]+\.[A-Za-z]{2,})/gi;
 // International numbers as the API carries them (+ and 7-15 digits), possibly URL-encoded.
 const PHONE = /(\+|%2B)(\d{1,3})\d{4,10}(\d{2})\b/gi;
 const BEARER = /Bearer\s+[A-Za-z0-9._~+/=-]+/gi;
@@ -12,7 +13,7 @@ const SECRET_KEYS = /authorization|secret|token|password|api[-_]?key|cookie/i;
 
 /** `jane.doe@example.com` → `j***@example.com`. */
 export function maskEmail(email: string): string {
-  return email.replace(EMAIL, '$1***@$2');
+  return email.replace(EMAIL, '$1***$2$3');
 }
 
 /** Masks emails, phone numbers, bearer tokens and JWTs wherever they appear in a string. */
@@ -20,7 +21,7 @@ export function maskText(text: string): string {
   return text
     .replace(BEARER, 'Bearer [REDACTED]')
     .replace(JWT, '[REDACTED]')
-    .replace(EMAIL, '$1***@$2')
+    .replace(EMAIL, '$1***$2$3')
     .replace(PHONE, '$1$2******$3');
 }
 
