@@ -3,7 +3,9 @@
  * catch one class; subclasses say what went wrong. No error ever carries a token, a secret key,
  * an Authorization header or a request body.
  */
+import { inspect } from 'node:util';
 import type { z } from 'zod';
+import { maskText, redact } from './redact.js';
 
 /** Response headers as a plain lower-cased record; Authorization-like headers are never kept. */
 export type ResponseHeaders = Record<string, string>;
@@ -23,9 +25,22 @@ export function safeHeaders(headers: ResponseHeaders): ResponseHeaders {
 export class VerificationError extends Error {
   override name = 'VerificationError';
 
+  /** Messages are masked at the source: they end up in logs and bug reports. */
+  constructor(message?: string, options?: { cause?: unknown }) {
+    super(message === undefined ? undefined : maskText(message), options);
+  }
+
   /** A plain, secret-free object for structured logs. */
   toJSON(): Record<string, unknown> {
     return { name: this.name, message: this.message };
+  }
+
+  /** @internal `util.inspect` shows the redacted JSON form, never raw bodies or causes. */
+  [inspect.custom](): string {
+    const details = inspect(redact(this.toJSON()), { depth: 4, breakLength: 100 });
+    // The stack's first line was written before the subclass set its name.
+    const frames = (this.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
+    return [`${this.name}: ${this.message}`, ...frames, details].join('\n');
   }
 }
 
@@ -86,7 +101,7 @@ export class APIError extends VerificationError {
       requestId: this.requestId,
       method: this.method,
       path: this.path,
-      body: this.body,
+      body: redact(this.body),
     };
   }
 
