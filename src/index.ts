@@ -33,7 +33,13 @@ export { ConfigurationError } from './core/options.js';
 export { Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
 export type { ValidationMode } from './core/validate.js';
 export * from './helpers/index.js';
-export { ApplicantGroups } from './resources/applicant-groups.js';
+export {
+  ApplicantGroups,
+  type GroupLookupHint,
+  isSettledGroup,
+  type WaitOptions,
+} from './resources/applicant-groups.js';
+export type { BatchOptions, BatchProgress, Settled } from './core/batch.js';
 export { Auth } from './resources/auth.js';
 export { Reports } from './resources/reports.js';
 export { ScreeningGroups } from './resources/screening-groups.js';

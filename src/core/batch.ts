@@ -1,0 +1,55 @@
+/**
+ * Running many calls with bounded concurrency, keeping every outcome: one failure never
+ * discards a sibling's result, and results come back in input order.
+ */
+
+/** The outcome of one item of a batch. */
+export type Settled<T> = { ok: true; index: number; value: T } | { ok: false; index: number; error: unknown };
+
+/** Progress of a batch, after each item. */
+export interface BatchProgress {
+  done: number;
+  total: number;
+  failed: number;
+}
+
+/** Options of {@link mapSettled}. */
+export interface BatchOptions {
+  /** Items in flight at once. Default 8. */
+  concurrency?: number;
+  /** Called after each item settles. */
+  onProgress?: (progress: BatchProgress) => void;
+  /** Stops starting new items once aborted; items not started settle with the abort reason. */
+  signal?: AbortSignal;
+}
+
+/** Runs `task` over `items`, at most `concurrency` at a time, and settles every one. */
+export async function mapSettled<I, T>(
+  items: readonly I[],
+  task: (item: I, index: number) => Promise<T>,
+  options: BatchOptions = {},
+): Promise<Settled<T>[]> {
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 8));
+  const results: Settled<T>[] = new Array(items.length);
+  const progress: BatchProgress = { done: 0, total: items.length, failed: 0 };
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      if (options.signal?.aborted) {
+        results[index] = { ok: false, index, error: options.signal.reason };
+      } else {
+        try {
+          results[index] = { ok: true, index, value: await task(items[index] as I, index) };
+        } catch (error) {
+          results[index] = { ok: false, index, error };
+        }
+      }
+      progress.done++;
+      if (!results[index]?.ok) progress.failed++;
+      options.onProgress?.({ ...progress });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
+}
