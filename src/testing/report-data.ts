@@ -567,7 +567,11 @@ function bankConnection(
 function mismatchedName(rng: Rng, fullName: string): string {
   const parts = fullName.trim().split(/\s+/);
   const first = parts[0] ?? fullName;
-  return `${first} ${pick(rng, ['Delgado', 'Okafor', 'Lindqvist', 'Nakamura', 'Brennan'])}`;
+  // Exclude the applicant's own surnames, or the "mismatched" name could equal the real one.
+  const surnames = ['Delgado', 'Okafor', 'Lindqvist', 'Nakamura', 'Brennan', 'Whitfield'].filter(
+    (s) => !parts.includes(s),
+  );
+  return `${first} ${pick(rng, surnames)}`;
 }
 
 function payrollConnection(
