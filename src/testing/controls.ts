@@ -1,0 +1,115 @@
+/**
+ * Test-side access to what the mock holds: the groups in wire form (as the API would return
+ * them), the reports with their data, and report expiry.
+ */
+import type { ApplicantGroup, IncomeReportData, ScreeningGroup } from '../schemas/index.js';
+import type { MockContext } from './context.js';
+import { serializeApplicantGroup, serializeScreeningGroup } from './serialize.js';
+import type { ApplicantGroupRecord, ReportRecord, ScreeningGroupRecord } from './store.js';
+
+/** The groups the mock holds, in wire form, oldest first. */
+export interface GroupViews {
+  /** Every applicant group, as the list endpoint returns them (computed fields as of now). */
+  applicant(): ApplicantGroup[];
+  /** Every screening group, as the list endpoint returns them. */
+  screening(): ScreeningGroup[];
+  /** One applicant group by id. */
+  applicantGroup(id: string): ApplicantGroup | undefined;
+  /** One screening group by id. */
+  screeningGroup(id: string): ScreeningGroup | undefined;
+}
+
+/** A report the mock holds. */
+export interface MockReport {
+  id: string;
+  /** `individual` (one applicant) or `household` (the whole group). */
+  kind: 'individual' | 'household';
+  applicantGroupId: string;
+  /** `null` for household reports. */
+  applicantId: string | null;
+  /** Creation time on the mock clock, epoch ms. */
+  createdAt: number;
+  expired: boolean;
+  /** The income report data served in the report detail. */
+  data: IncomeReportData;
+}
+
+/** Reports of applicant groups, and report expiry for both families. */
+export interface ReportControls {
+  /** Every report, oldest first. */
+  all(): MockReport[];
+  /** Reports of one applicant group, oldest first. */
+  forGroup(applicantGroupId: string): MockReport[];
+  /** One report by id. */
+  get(reportId: string): MockReport | undefined;
+  /**
+   * Expires report data. With a report id: GET /reports/{id} answers 410 and the summary shows
+   * `is_expired: true`. With a screening-group id (whose screenings produced a report): the group
+   * shows `is_report_expired: true` and its webhook receives `REPORT_EXPIRED`.
+   */
+  expire(id: string): void;
+}
+
+/** Read-only view of the raw records, for assertions the wire form cannot express. */
+export interface ReadonlyMockState {
+  readonly applicantGroups: readonly Readonly<ApplicantGroupRecord>[];
+  readonly screeningGroups: readonly Readonly<ScreeningGroupRecord>[];
+  readonly reports: readonly Readonly<ReportRecord>[];
+}
+
+const view = (report: ReportRecord): MockReport => ({
+  id: report.id,
+  kind: report.kind,
+  applicantGroupId: report.applicantGroupId,
+  applicantId: report.applicantId,
+  createdAt: report.createdAt,
+  expired: report.expired,
+  data: report.data,
+});
+
+/** Creates the group views of one mock. */
+export function createGroupViews(context: MockContext): GroupViews {
+  const { store, clock } = context;
+  return {
+    applicant: () => store.applicantGroups.map((group) => serializeApplicantGroup(group, clock.now())),
+    screening: () =>
+      store.screeningGroups.map((group) =>
+        serializeScreeningGroup(group, clock.now(), { appendUnit: false }),
+      ),
+    applicantGroup(id) {
+      const group = store.applicantGroup(id);
+      return group && serializeApplicantGroup(group, clock.now());
+    },
+    screeningGroup(id) {
+      const group = store.screeningGroup(id);
+      return group && serializeScreeningGroup(group, clock.now(), { appendUnit: false });
+    },
+  };
+}
+
+/** Creates the report controls of one mock. */
+export function createReportControls(context: MockContext): ReportControls {
+  const { store } = context;
+  return {
+    all: () => store.reports.map(view),
+    forGroup: (groupId) => store.reportsOf(groupId).map(view),
+    get(reportId) {
+      const report = store.report(reportId);
+      return report && view(report);
+    },
+    expire(id) {
+      const report = store.report(id);
+      if (report) {
+        report.expired = true;
+        return;
+      }
+      const group = store.screeningGroup(id);
+      if (!group) throw new Error(`No report or screening group with id ${id}`);
+      if (!group.hasReport)
+        throw new Error(`Screening group ${id} has no report yet: complete a screening first`);
+      if (group.reportExpired) return;
+      group.reportExpired = true;
+      context.emit(group.webhookUrl, { code: 'REPORT_EXPIRED', screening_group_id: group.id });
+    },
+  };
+}

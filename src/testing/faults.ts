@@ -1,0 +1,126 @@
+/**
+ * Fault injection: the next N matching requests misbehave in a chosen way, so tests can prove
+ * what the client does on rate limits, server errors, slow answers, resets and broken bodies.
+ * Faults are taken in arrival order from every request the mock receives (auth, API and PDF
+ * downloads alike); narrow them with `match` when a test needs a specific route.
+ */
+
+/** Answer with this status and a JSON error body, without processing the request. */
+export interface StatusFault {
+  status: number;
+  /** `Retry-After` header value in seconds. */
+  retryAfter?: number;
+  /** `retry-after-ms` header value. */
+  retryAfterMs?: number;
+  /** Replaces the default JSON error body. */
+  body?: unknown;
+  latencyMs?: number;
+}
+
+/** Wait this long (real time) before answering normally. Combine with other kinds. */
+export interface LatencyFault {
+  latencyMs: number;
+}
+
+/**
+ * Destroy the socket. `before`: the request is not processed. `after`: the request is processed
+ * (a group and its invitations really exist) and then the connection drops, so the client
+ * cannot know whether it worked.
+ */
+export interface ResetFault {
+  reset: 'before' | 'after';
+  latencyMs?: number;
+}
+
+/** Process the request, then hold the response this long (real time): a client timeout after the work was done. */
+export interface DelayAfterFault {
+  delayAfterMs: number;
+  latencyMs?: number;
+}
+
+/** Process the request, then answer 200 with a body that is not valid JSON. */
+export interface MalformedJsonFault {
+  malformedJson: true;
+  latencyMs?: number;
+}
+
+/**
+ * Process the request, then send the headers with the full Content-Length, half the body, and
+ * destroy the socket. Needs socket control: in pure msw mode it becomes a network error.
+ */
+export interface TruncatedFault {
+  truncated: true;
+  latencyMs?: number;
+}
+
+/** One way a request can go wrong. */
+export type Fault =
+  | StatusFault
+  | LatencyFault
+  | ResetFault
+  | DelayAfterFault
+  | MalformedJsonFault
+  | TruncatedFault;
+
+/** Which requests a fault applies to; omitted fields match anything. */
+export interface FaultMatch {
+  /** HTTP method, case-insensitive. */
+  method?: string;
+  /** Path prefix (e.g. `/api/v1/applicant_groups`) or a RegExp tested against the path. */
+  path?: string | RegExp;
+}
+
+/** A fault still waiting for requests. */
+export interface PendingFault {
+  fault: Fault;
+  match: FaultMatch | undefined;
+  /** Requests it will still affect. */
+  remaining: number;
+}
+
+/** Public fault controls of a mock. */
+export interface MockFaults {
+  /** The next `count` requests matching `match` suffer `fault`. Earlier registrations are served first. */
+  next(count: number, fault: Fault, match?: FaultMatch): void;
+  /** Drops every pending fault. */
+  clear(): void;
+  /** Faults still pending (copies). */
+  pending(): PendingFault[];
+}
+
+/** Fault controls plus the hook the request pipeline uses. */
+export interface FaultInjector extends MockFaults {
+  /** Takes the fault for one request, if any is pending and matches. */
+  take(method: string, path: string): Fault | undefined;
+}
+
+function matches(match: FaultMatch | undefined, method: string, path: string): boolean {
+  if (!match) return true;
+  if (match.method && match.method.toUpperCase() !== method.toUpperCase()) return false;
+  if (match.path === undefined) return true;
+  return typeof match.path === 'string' ? path.startsWith(match.path) : match.path.test(path);
+}
+
+/** Creates an empty fault queue. */
+export function createFaults(): FaultInjector {
+  const queue: PendingFault[] = [];
+  return {
+    next(count, fault, match) {
+      if (!Number.isInteger(count) || count < 1)
+        throw new RangeError(`faults.next() needs a count >= 1, got ${count}`);
+      queue.push({ fault, match, remaining: count });
+    },
+    clear() {
+      queue.length = 0;
+    },
+    pending: () => queue.map((entry) => ({ ...entry })),
+    take(method, path) {
+      const index = queue.findIndex((entry) => matches(entry.match, method, path));
+      const entry = queue[index];
+      if (!entry) return undefined;
+      entry.remaining -= 1;
+      if (entry.remaining === 0) queue.splice(index, 1);
+      return entry.fault;
+    },
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * The msw request handlers: every endpoint of spec part 4 plus the auth endpoint and the PDF
+ * links, on absolute URLs under the mock's base URL. The same handlers serve in-process tests
+ * (msw `setupServer`) and the node:http server (via msw's `getResponse`).
+ */
+import { type HttpHandler, http } from 'msw';
+import type { TokenAuthority, TokenProblem } from './auth.js';
+import type { MockContext } from './context.js';
+import { createApplicantGroup, createScreeningGroup } from './create.js';
+import { renderReportPdf } from './pdf.js';
+import { type PipelineDeps, pipeline, type RouteRequest } from './pipeline.js';
+import { queryApplicantGroups, queryScreeningGroups } from './queries.js';
+import { checkPdfLink, mintPdfUrl, PDF_PATH_PREFIX } from './reports.js';
+import { errorResponse, jsonResponse } from './responses.js';
+import {
+  serializeApplicantGroup,
+  serializeReportDetail,
+  serializeReportSummary,
+  serializeScreeningGroup,
+} from './serialize.js';
+import {
+  applicantGroupCreateSchema,
+  nonexistentEmails,
+  screeningGroupCreateSchema,
+  validate,
+} from './validation.js';
+
+const TOKEN_MESSAGES: Record<TokenProblem, string> = {
+  missing: 'Missing Authorization header: send Authorization: Bearer <token> from /api/v1/tenants/auth',
+  malformed: 'Malformed Authorization header: expected "Bearer <token>"',
+  invalid: 'Invalid access token',
+  expired: 'Access token expired: tokens last 30 minutes, request a new one',
+};
+
+type JsonBody = { ok: true; value: unknown } | { ok: false; response: Response };
+
+async function readJson(request: Request): Promise<JsonBody> {
+  const text = await request.text();
+  if (text.trim() === '')
+    return { ok: false, response: errorResponse(400, 'The request body must be a JSON object') };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return {
+      ok: false,
+      response: errorResponse(400, 'The request body is not valid JSON', { code: 'invalid_json' }),
+    };
+  }
+}
+
+function param(params: RouteRequest['params'], name: string): string {
+  const value = params[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** Builds the handlers of one mock. */
+export function createHandlers(
+  context: MockContext,
+  tokens: TokenAuthority,
+  deps: PipelineDeps,
+): HttpHandler[] {
+  const { store, clock } = context;
+  const base = context.baseUrl;
+
+  // Wraps a route that needs a valid access token (both families: the spec leaves the screening
+  // family's auth open, and one scheme for all is what a client can rely on).
+  const authed =
+    (route: (input: RouteRequest) => Promise<Response> | Response) =>
+    async (input: RouteRequest): Promise<Response> => {
+      const problem = await tokens.check(input.request.headers.get('authorization'));
+      if (problem)
+        return errorResponse(401, TOKEN_MESSAGES[problem], {
+          code: problem === 'expired' ? 'token_expired' : 'unauthorized',
+        });
+      return route(input);
+    };
+
+  const auth = async ({ request }: RouteRequest): Promise<Response> => {
+    const body = await readJson(request);
+    if (!body.ok) return body.response;
+    const value = body.value;
+    const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
+    const clientId = 'client_id' in record ? record.client_id : undefined;
+    const secretKey = 'secret_key' in record ? record.secret_key : undefined;
+    const fields = [];
+    if (typeof clientId !== 'string' || clientId === '')
+      fields.push({ field: 'client_id', message: 'client_id is required' });
+    if (typeof secretKey !== 'string' || secretKey === '')
+      fields.push({ field: 'secret_key', message: 'secret_key is required' });
+    if (fields.length > 0) return errorResponse(400, 'client_id and secret_key are required', { fields });
+    if (clientId !== context.clientId || secretKey !== context.secretKey) {
+      return errorResponse(401, 'Unknown client_id or wrong secret_key', { code: 'invalid_client' });
+    }
+    return new Response(null, { status: 204, headers: { authorization: `Bearer ${await tokens.issue()}` } });
+  };
+
+  const listApplicantGroups = ({ url }: RouteRequest): Response => {
+    const result = queryApplicantGroups(store, url.searchParams, context.pageSize);
+    if (!result.ok) return errorResponse(400, 'Invalid query parameters', { fields: result.fields });
+    const now = clock.now();
+    return jsonResponse({
+      applicant_groups: result.page.items.map((group) => serializeApplicantGroup(group, now)),
+      total_count: result.page.totalCount,
+    });
+  };
+
+  const createApplicantGroupRoute = async ({ request }: RouteRequest): Promise<Response> => {
+    const body = await readJson(request);
+    if (!body.ok) return body.response;
+    const parsed = validate(applicantGroupCreateSchema, body.value);
+    if (!parsed.ok) return errorResponse(400, 'The applicant group is invalid', { fields: parsed.fields });
+    const missing = nonexistentEmails(
+      parsed.value.applicants.map((a) => a.email),
+      'email',
+    );
+    if (missing.length > 0) {
+      return errorResponse(400, 'An applicant email address does not exist', {
+        code: 'invalid_email',
+        fields: missing,
+      });
+    }
+    return jsonResponse(serializeApplicantGroup(createApplicantGroup(context, parsed.value), clock.now()));
+  };
+
+  const listReports = ({ params }: RouteRequest): Response => {
+    const id = param(params, 'id');
+    if (!store.applicantGroup(id)) return errorResponse(404, `Applicant group ${id} not found`);
+    const reports = store.reportsOf(id);
+    return jsonResponse({
+      household_reports: reports.filter((r) => r.kind === 'household').map(serializeReportSummary),
+      individual_reports: reports.filter((r) => r.kind === 'individual').map(serializeReportSummary),
+    });
+  };
+
+  const getReport = ({ params }: RouteRequest): Response => {
+    const id = param(params, 'id');
+    const report = store.report(id);
+    if (!report) return errorResponse(404, `Report ${id} not found`);
+    if (report.expired) {
+      return errorResponse(410, 'The report data has expired and is no longer available', {
+        code: 'report_expired',
+      });
+    }
+    return jsonResponse(serializeReportDetail(report, mintPdfUrl(context, report.id)));
+  };
+
+  const listScreeningGroups = ({ url }: RouteRequest): Response => {
+    const result = queryScreeningGroups(store, url.searchParams);
+    if (!result.ok) return errorResponse(400, 'Invalid query parameters', { fields: result.fields });
+    const now = clock.now();
+    return jsonResponse({
+      screening_groups: result.page.items.map((g) => serializeScreeningGroup(g, now, { appendUnit: false })),
+      total_count: result.page.totalCount,
+    });
+  };
+
+  const createScreeningGroupRoute = async ({ request }: RouteRequest): Promise<Response> => {
+    const body = await readJson(request);
+    if (!body.ok) return body.response;
+    const parsed = validate(screeningGroupCreateSchema, body.value);
+    if (!parsed.ok) return errorResponse(400, 'The screening group is invalid', { fields: parsed.fields });
+    const missing = nonexistentEmails(
+      parsed.value.applicants.map((a) => a.applicant_email),
+      'applicant_email',
+    );
+    if (missing.length > 0) {
+      return errorResponse(400, 'An applicant email address does not exist', {
+        code: 'invalid_email',
+        fields: missing,
+      });
+    }
+    const group = createScreeningGroup(context, parsed.value);
+    return jsonResponse(serializeScreeningGroup(group, clock.now(), { appendUnit: true }));
+  };
+
+  // Pre-signed links: the signature is the credential, so an Authorization header is refused
+  // (as object stores refuse a second authentication mechanism).
+  const downloadPdf = ({ request, url, params }: RouteRequest): Response => {
+    if (request.headers.has('authorization')) {
+      return errorResponse(403, 'PDF links are pre-signed: send them without an Authorization header');
+    }
+    const file = param(params, 'file');
+    const id = file.endsWith('.pdf') ? file.slice(0, -4) : file;
+    const report = store.report(id);
+    if (!report) return errorResponse(404, `Report ${id} not found`);
+    const problem = checkPdfLink(context, id, url.searchParams);
+    if (problem === 'bad_signature') return errorResponse(403, 'Invalid PDF link signature');
+    if (problem === 'expired')
+      return errorResponse(403, 'The PDF link has expired: retrieve the report again');
+    if (report.expired) return errorResponse(410, 'The report data has expired', { code: 'report_expired' });
+    const pdf = renderReportPdf(report.pdfTitle, report.pdfLines);
+    return new Response(new Uint8Array(pdf), {
+      status: 200,
+      headers: { 'content-type': 'application/pdf', 'content-disposition': `inline; filename="${id}.pdf"` },
+    });
+  };
+
+  const notFound = ({ request, url }: RouteRequest): Response =>
+    errorResponse(404, `No route for ${request.method} ${url.pathname}`);
+
+  const route = (
+    method: 'get' | 'post' | 'all',
+    path: string,
+    handle: (input: RouteRequest) => Promise<Response> | Response,
+  ) =>
+    http[method](
+      `${base}${path}`,
+      pipeline(deps, `${method === 'all' ? '*' : method.toUpperCase()} ${path}`, handle),
+    );
+
+  return [
+    route('post', '/api/v1/tenants/auth', auth),
+    route('get', '/api/v1/applicant_groups', authed(listApplicantGroups)),
+    route('post', '/api/v1/applicant_groups', authed(createApplicantGroupRoute)),
+    route('get', '/api/v1/applicant_groups/:id/reports', authed(listReports)),
+    route('get', '/api/v1/reports/:id', authed(getReport)),
+    route('get', '/api/v1/screening_groups', authed(listScreeningGroups)),
+    route('post', '/api/v1/screening_groups', authed(createScreeningGroupRoute)),
+    route('get', `${PDF_PATH_PREFIX}:file`, downloadPdf),
+    // Last: anything else under the base URL gets a JSON 404 rather than msw's unhandled path.
+    route('all', '/*', notFound),
+  ];
+}

@@ -1,0 +1,51 @@
+/**
+ * `applicant-verification/testing`: a stateful fake of the whole Applicant Income and Asset
+ * Verification API for tests, scripts and local development. `createMockServer` serves it over
+ * real HTTP; `createMockApi` gives the same fake as msw handlers for in-process tests.
+ */
+export type {
+  MockApi,
+  MockApiOptions,
+  MockControls,
+} from './api.js';
+export {
+  createMockApi,
+  DEFAULT_BASE_URL,
+  DEFAULT_CLIENT_ID,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_SECRET_KEY,
+} from './api.js';
+export type { MockClock } from './clock.js';
+export { DEFAULT_START_TIME } from './clock.js';
+export type { GroupViews, MockReport, ReadonlyMockState, ReportControls } from './controls.js';
+export type {
+  DelayAfterFault,
+  Fault,
+  FaultMatch,
+  LatencyFault,
+  MalformedJsonFault,
+  MockFaults,
+  PendingFault,
+  ResetFault,
+  StatusFault,
+  TruncatedFault,
+} from './faults.js';
+export type { ApplicantControls, ApplicantState, CompleteOptions } from './lifecycle.js';
+export type { Outbox, OutboxEntry } from './outbox.js';
+export type { ErrorBody, FieldError } from './responses.js';
+export type { MockServer, MockServerOptions } from './server.js';
+export { createMockServer } from './server.js';
+export type { RequestLogEntry, RequestStats } from './stats.js';
+export type {
+  ApplicantGroupRecord,
+  ApplicantRecord,
+  CompletionReason,
+  Progress,
+  ReportRecord,
+  ScreeningGroupRecord,
+  ScreeningRecord,
+  VerificationRecord,
+} from './store.js';
+export { COMPLETION_REASONS, REQUEST_EXPIRY_MS } from './store.js';
+export type { Deliveries, DeliveryRecord, WebhookEvent, WebhookRetryOptions } from './webhooks.js';
+export { SIGNATURE_HEADER, signWebhookBody } from './webhooks.js';

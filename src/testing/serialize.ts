@@ -1,0 +1,127 @@
+/**
+ * Records to wire objects (spec part 2). Built on every read, so computed fields (status,
+ * is_expired) follow the mock clock and the life cycle without being stored twice.
+ */
+import type { ApplicantGroup, IncomeReportDetail, ReportSummary, ScreeningGroup } from '../schemas/index.js';
+import {
+  type ApplicantGroupRecord,
+  groupStatus,
+  isGroupExpired,
+  type ReportRecord,
+  type ScreeningGroupRecord,
+} from './store.js';
+
+/** Verification kind used when the create body asks for none. */
+export const DEFAULT_VERIFICATION_TYPE = 'payroll_income_verification';
+
+const iso = (ms: number): string => new Date(Math.floor(ms)).toISOString();
+
+/** An applicant group as list and create return it (spec 2.1-2.3). */
+export function serializeApplicantGroup(group: ApplicantGroupRecord, now: number): ApplicantGroup {
+  const status = groupStatus(group.applicants);
+  const types = [...new Set(group.applicants.flatMap((a) => a.verifications.map((v) => v.type)))];
+  return {
+    id: group.id,
+    decision_maker_display_name: group.decisionMakerDisplayName,
+    property: {
+      id: group.property.id,
+      name: group.property.name,
+      street_address: group.property.streetAddress,
+      city: group.property.city,
+      state: group.property.state,
+      zip_code: group.property.zipCode,
+    },
+    status,
+    created_at_timestamp: group.createdAt / 1000,
+    monthly_rent_cents: group.monthlyRentCents,
+    unit_number: group.unitNumber,
+    unit_id: group.unitId,
+    is_free: group.isFree,
+    is_decision_maker_paying: group.isDecisionMakerPaying,
+    correlation_id: group.correlationId,
+    verification_types: types.length > 0 ? types : [DEFAULT_VERIFICATION_TYPE],
+    is_expired: isGroupExpired(group.createdAt, status, now),
+    applicants: group.applicants.map((applicant) => ({
+      id: applicant.id,
+      first_name: applicant.firstName,
+      last_name: applicant.lastName,
+      email: applicant.email,
+      phone_number: applicant.phoneNumber,
+      created_at: iso(applicant.createdAt),
+      updated_at: iso(applicant.updatedAt),
+      verifications: applicant.verifications.map((v) => ({ id: v.id, type: v.type, status: v.status })),
+    })),
+  };
+}
+
+/**
+ * A screening group (spec 2.6, 2.7). The create response carries the unit appended to the street
+ * address (`appendUnit`), the list keeps it only in `unit_number`, as the spec's samples do.
+ */
+export function serializeScreeningGroup(
+  group: ScreeningGroupRecord,
+  now: number,
+  options: { appendUnit: boolean },
+): ScreeningGroup {
+  const status = groupStatus(group.screenings);
+  const unit = group.unit ?? '';
+  // The deprecated recommendation only exists once every screening is done.
+  const recommendation =
+    status !== 'completed'
+      ? 'unavailable'
+      : group.screenings.some((s) => s.reasonCompleted === 'finished')
+        ? 'approve'
+        : 'decline';
+  return {
+    id: group.id,
+    screenings: group.screenings.map((s) => ({
+      id: s.id,
+      applicant_first_name: s.firstName,
+      applicant_last_name: s.lastName,
+      applicant_email: s.email,
+      screening_status: s.status,
+      reason_completed: s.reasonCompleted,
+    })),
+    status,
+    property_name: group.propertyName,
+    property_street_address:
+      options.appendUnit && unit ? `${group.streetAddress}, ${unit}` : group.streetAddress,
+    unit_number: unit,
+    monthly_rent_cents: group.monthlyRentCents,
+    approval_recommendation: recommendation,
+    is_decision_maker_paying: group.isDecisionMakerPaying,
+    is_expired: isGroupExpired(group.createdAt, status, now),
+    is_report_expired: group.hasReport && group.reportExpired,
+    decision_maker_display_name: group.decisionMakerDisplayName,
+    income_multiplier_threshold: group.incomeMultiplierThreshold,
+    correlation_id: group.correlationId,
+    created_at_timestamp: group.createdAt,
+  };
+}
+
+/** A report summary, an item of the reports list (spec 2.4); household reports carry no applicant_id. */
+export function serializeReportSummary(report: ReportRecord): ReportSummary {
+  const summary: ReportSummary = {
+    id: report.id,
+    report_name: 'income',
+    is_expired: report.expired,
+    created_at: iso(report.createdAt),
+    applicant_group_id: report.applicantGroupId,
+    path: `/reports/${report.id}`,
+  };
+  if (report.applicantId) summary.applicant_id = report.applicantId;
+  return summary;
+}
+
+/** A report detail (spec 2.5) with a freshly minted PDF link. */
+export function serializeReportDetail(report: ReportRecord, pdfUrl: string): IncomeReportDetail {
+  const detail: IncomeReportDetail = {
+    report_id: report.id,
+    report_type: 'income',
+    applicant_group_id: report.applicantGroupId,
+    pdf_url: pdfUrl,
+    data: report.data,
+  };
+  if (report.applicantId) detail.applicant_id = report.applicantId;
+  return detail;
+}

@@ -1,0 +1,210 @@
+/**
+ * Validation of create bodies, as the mock's stand-in for the production server: each invalid
+ * field is reported by its path (`applicants[0].email`) in the 400 body. The mock checks on its
+ * own, independently of the SDK's request schemas, so it can catch what the SDK lets through.
+ */
+import { z } from 'zod';
+import type { FieldError } from './responses.js';
+import { US_STATES } from './us-states.js';
+
+// E.164: a plus, a non-zero country code digit, at most 15 digits in all.
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+function text(name: string) {
+  return z
+    .string({
+      error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`),
+    })
+    .trim()
+    .min(1, `${name} must not be empty`);
+}
+
+function optionalText(name: string) {
+  return z.string({ error: `${name} must be a string` }).nullish();
+}
+
+function email(name: string) {
+  return z
+    .string({
+      error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be a string`),
+    })
+    .trim()
+    .pipe(z.email(`${name} is not a valid email address`));
+}
+
+function phone(name: string) {
+  return z
+    .string({ error: `${name} must be a string` })
+    .regex(E164, `${name} must be in E.164 form, e.g. +14155550123`)
+    .nullish();
+}
+
+function rent() {
+  return z
+    .number({
+      error: (issue) =>
+        issue.input === undefined ? 'monthly_rent is required' : 'monthly_rent must be a number',
+    })
+    .positive('monthly_rent must be a positive amount of dollars')
+    .max(10_000_000, 'monthly_rent is too large');
+}
+
+const webhookUrl = z.url({ protocol: /^https?$/, error: 'webhook_url must be an http(s) URL' }).nullish();
+
+const optionalBoolean = (name: string) => z.boolean({ error: `${name} must be a boolean` }).nullish();
+
+function requiredObject<T extends z.ZodRawShape>(name: string, shape: T) {
+  return z.looseObject(shape, {
+    error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be an object`),
+  });
+}
+
+function requiredArray<T extends z.ZodType>(name: string, item: T) {
+  return z
+    .array(item, {
+      error: (issue) => (issue.input === undefined ? `${name} is required` : `${name} must be an array`),
+    })
+    .min(1, `${name} must list at least one applicant`);
+}
+
+/** Body of POST /api/v1/applicant_groups as the mock accepts it. */
+export const applicantGroupCreateSchema = z.looseObject({
+  applicants: requiredArray(
+    'applicants',
+    requiredObject('applicant', {
+      first_name: text('first_name'),
+      last_name: text('last_name'),
+      email: email('email'),
+      phone_number: phone('phone_number'),
+      verifications: z
+        .array(
+          z.looseObject({
+            type: text('type'),
+            allowed_income_sources: z.array(z.string()).nullish(),
+          }),
+          { error: 'verifications must be an array' },
+        )
+        .nullish(),
+    }),
+  ),
+  property: requiredObject('property', {
+    name: text('name'),
+    street_address: text('street_address'),
+    city: text('city'),
+    state: text('state'),
+    zip_code: text('zip_code'),
+    unit: optionalText('unit'),
+  }),
+  decision_maker_display_name: text('decision_maker_display_name'),
+  monthly_rent: rent(),
+  webhook_url: webhookUrl,
+  is_invitation_disabled: optionalBoolean('is_invitation_disabled'),
+  is_decision_maker_paying: optionalBoolean('is_decision_maker_paying'),
+  correlation_id: optionalText('correlation_id'),
+  unit_id: z.uuid('unit_id must be a uuid').nullish(),
+  config: z
+    .looseObject(
+      { block_business_accounts: optionalBoolean('block_business_accounts') },
+      { error: 'config must be an object' },
+    )
+    .nullish(),
+});
+
+/** A validated applicant-group create body. */
+export type ApplicantGroupCreate = z.output<typeof applicantGroupCreateSchema>;
+
+const spelledOutState = text('state').superRefine((value, context) => {
+  if (/^[A-Za-z]{2}$/.test(value)) {
+    const full = US_STATES[value.toUpperCase()];
+    context.addIssue({
+      code: 'custom',
+      message: full
+        ? `state must be spelled out: use "${full}" instead of "${value}"`
+        : `state must be spelled out, not initials ("${value}")`,
+    });
+  }
+});
+
+/** Body of POST /api/v1/screening_groups as the mock accepts it. */
+export const screeningGroupCreateSchema = z.looseObject({
+  applicants: requiredArray(
+    'applicants',
+    requiredObject('applicant', {
+      applicant_first_name: text('applicant_first_name'),
+      applicant_last_name: text('applicant_last_name'),
+      applicant_email: email('applicant_email'),
+      applicant_phone_number: phone('applicant_phone_number'),
+    }),
+  ),
+  property: requiredObject('property', {
+    name: text('name'),
+    street_address: text('street_address'),
+    city: text('city'),
+    state: spelledOutState,
+    zip_code: text('zip_code'),
+    unit: optionalText('unit'),
+  }),
+  is_decision_maker_paying: z.boolean({
+    error: (issue) =>
+      issue.input === undefined
+        ? 'is_decision_maker_paying is required'
+        : 'is_decision_maker_paying must be a boolean',
+  }),
+  decision_maker_display_name: text('decision_maker_display_name'),
+  monthly_rent: rent(),
+  income_multiplier_threshold: z
+    .number({ error: 'income_multiplier_threshold must be a number' })
+    .positive('income_multiplier_threshold must be positive')
+    .nullish(),
+  criteria_rule_set_id: optionalText('criteria_rule_set_id'),
+  webhook_url: webhookUrl,
+  is_invitation_disabled: optionalBoolean('is_invitation_disabled'),
+  correlation_id: optionalText('correlation_id'),
+});
+
+/** A validated screening-group create body. */
+export type ScreeningGroupCreate = z.output<typeof screeningGroupCreateSchema>;
+
+/** Formats a zod path as the API names fields: `applicants[0].email`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || '(body)';
+}
+
+/** Parses `body` with `schema`, or returns one {@link FieldError} per invalid field. */
+export function validate<S extends z.ZodType>(
+  schema: S,
+  body: unknown,
+): { ok: true; value: z.output<S> } | { ok: false; fields: FieldError[] } {
+  const result = schema.safeParse(body);
+  if (result.success) return { ok: true, value: result.data };
+  return {
+    ok: false,
+    fields: result.error.issues.map((issue) => ({ field: formatPath(issue.path), message: issue.message })),
+  };
+}
+
+// Production checks that each email exists and refuses nonexistent ones; the mock treats the
+// reserved `.invalid` top-level domain (RFC 2606) as "does not exist".
+function isNonexistentEmail(address: string): boolean {
+  const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+  return domain === 'invalid' || domain.endsWith('.invalid');
+}
+
+/** Field errors for applicant emails that "do not exist" (domain ending in `.invalid`). */
+export function nonexistentEmails(addresses: readonly string[], field: string): FieldError[] {
+  const errors: FieldError[] = [];
+  addresses.forEach((address, index) => {
+    if (isNonexistentEmail(address)) {
+      errors.push({
+        field: `applicants[${index}].${field}`,
+        message: `email address ${address} does not exist`,
+      });
+    }
+  });
+  return errors;
+}

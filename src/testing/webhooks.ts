@@ -1,0 +1,162 @@
+/**
+ * Webhook delivery: each event is a JSON POST to the group's `webhook_url`, signed with the
+ * header `Verification-Signature` (lowercase hex HMAC-SHA256 of the exact raw body, keyed with
+ * the mock's secret key). Deliveries to one URL go out one at a time, in event order, retried
+ * with doubling backoff (real timers, small delays) when the receiver fails.
+ *
+ * Sent with undici's `request` on a private Agent: real network traffic even when msw
+ * intercepts `fetch` in the same process, so a test's receiver sees what a server would.
+ */
+import { createHmac } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request } from 'undici';
+import type { KnownWebhookEvent } from '../schemas/webhooks.js';
+
+/** An event the mock sends (the SDK's known event shapes). */
+export type WebhookEvent = KnownWebhookEvent;
+
+/** Name of the signature header. */
+export const SIGNATURE_HEADER = 'Verification-Signature';
+
+/** Retry policy of deliveries. */
+export interface WebhookRetryOptions {
+  /** Attempts in all, including the first (default 3). */
+  attempts: number;
+  /** Delay before the second attempt; doubles after each failure (default 50 ms). */
+  baseDelayMs: number;
+}
+
+/** One event delivery, with its outcome so far. */
+export interface DeliveryRecord {
+  /** The receiver (`webhook_url` of the group). */
+  url: string;
+  /** The event as sent. */
+  event: WebhookEvent;
+  /** The exact raw body sent. */
+  body: string;
+  /** The `Verification-Signature` header value. */
+  signature: string;
+  /** Attempts made so far. */
+  attempts: number;
+  /** Status of the last answer; `null` before any answer or after a connection error. */
+  status: number | null;
+  /** Whether an attempt got a 2xx answer. */
+  delivered: boolean;
+  /** Message of the last connection error, if any. */
+  error?: string;
+}
+
+/** Read access to webhook deliveries. */
+export interface Deliveries {
+  /** Every delivery so far, in event order (snapshots). */
+  all(): DeliveryRecord[];
+  /** Resolves once no delivery is in flight or waiting for a retry. */
+  settled(): Promise<void>;
+  /** Forgets the records (deliveries in flight still complete). */
+  clear(): void;
+}
+
+/** Deliveries plus the hooks the mock itself uses. */
+export interface WebhookDeliverer extends Deliveries {
+  /** Queues `event` for delivery to `url`. */
+  enqueue(url: string, event: WebhookEvent): void;
+  /** Stops retries and releases sockets; later events are recorded but not sent. */
+  close(): Promise<void>;
+}
+
+/** Default retry policy: 3 attempts, 50 ms doubling. */
+export const DEFAULT_WEBHOOK_RETRY: WebhookRetryOptions = { attempts: 3, baseDelayMs: 50 };
+
+/** Signs a raw body as the mock does: lowercase hex HMAC-SHA256 keyed with `secretKey`. */
+export function signWebhookBody(body: string, secretKey: string): string {
+  return createHmac('sha256', secretKey).update(body).digest('hex');
+}
+
+/** Creates the deliverer of one mock. */
+export function createWebhookDeliverer(secretKey: string, retry: WebhookRetryOptions): WebhookDeliverer {
+  const records: DeliveryRecord[] = [];
+  const chains = new Map<string, Promise<void>>();
+  const stop = new AbortController();
+  let agent: Agent | undefined;
+  let inFlight = 0;
+
+  async function attempt(record: DeliveryRecord): Promise<boolean> {
+    agent ??= new Agent({ keepAliveTimeout: 1_000, headersTimeout: 5_000, bodyTimeout: 5_000 });
+    try {
+      const response = await request(record.url, {
+        method: 'POST',
+        body: record.body,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'applicant-verification-mock',
+          [SIGNATURE_HEADER]: record.signature,
+        },
+        dispatcher: agent,
+        signal: stop.signal,
+      });
+      await response.body.dump();
+      record.status = response.statusCode;
+      delete record.error;
+      return response.statusCode >= 200 && response.statusCode < 300;
+    } catch (error) {
+      record.status = null;
+      record.error = error instanceof Error ? error.message : String(error);
+      return false;
+    }
+  }
+
+  async function deliver(record: DeliveryRecord): Promise<void> {
+    for (let n = 1; n <= retry.attempts && !stop.signal.aborted; n++) {
+      record.attempts = n;
+      if (await attempt(record)) {
+        record.delivered = true;
+        return;
+      }
+      if (n < retry.attempts) {
+        // An abort (close()) ends the wait early; the loop condition then stops retrying.
+        await sleep(retry.baseDelayMs * 2 ** (n - 1), undefined, { signal: stop.signal }).catch(
+          () => undefined,
+        );
+      }
+    }
+  }
+
+  return {
+    all: () => records.map((record) => ({ ...record })),
+    async settled() {
+      while (inFlight > 0) await Promise.allSettled([...chains.values()]);
+    },
+    clear() {
+      records.length = 0;
+    },
+    enqueue(url, event) {
+      const body = JSON.stringify(event);
+      const record: DeliveryRecord = {
+        url,
+        event,
+        body,
+        signature: signWebhookBody(body, secretKey),
+        attempts: 0,
+        status: null,
+        delivered: false,
+      };
+      records.push(record);
+      inFlight += 1;
+      // Chained per receiver so events arrive in the order they happened.
+      const previous = chains.get(url) ?? Promise.resolve();
+      const next = previous
+        .then(() => deliver(record))
+        .finally(() => {
+          inFlight -= 1;
+          if (chains.get(url) === next) chains.delete(url);
+        });
+      chains.set(url, next);
+    },
+    async close() {
+      stop.abort();
+      await Promise.allSettled([...chains.values()]);
+      await agent?.close();
+      agent = undefined;
+    },
+  };
+}
