@@ -3,6 +3,7 @@
  * query. Responses are loose objects so fields the service adds later reach the caller.
  */
 import { z } from 'zod';
+import { MILLISECONDS_THRESHOLD } from '../helpers/dates.js';
 import {
   centsSchema,
   dateTimeSchema,
@@ -201,10 +202,20 @@ export const applicantGroupCreateParamsSchema = z.looseObject({
 /** Body of an applicant-group create, as the caller writes it. */
 export type ApplicantGroupCreateParams = z.input<typeof applicantGroupCreateParamsSchema>;
 
-/** A Unix timestamp in seconds or a `Date`, sent as integer Unix seconds. */
-const unixSecondsParamSchema = z.union([z.number(), z.date({ error: 'must be a valid Date' })], {
-  error: 'must be Unix seconds (a number) or a Date',
-});
+/**
+ * A Unix timestamp in seconds or a `Date`, sent as integer Unix seconds. A number at or above
+ * `MILLISECONDS_THRESHOLD` (year 5138 in seconds) is rejected rather than guessed at: it is almost
+ * certainly `Date.now()` milliseconds, and sending it as seconds would silently match nothing.
+ */
+const unixSecondsParamSchema = z.union(
+  [
+    z.number().min(0, { error: 'must be Unix seconds, 0 or more' }).lt(MILLISECONDS_THRESHOLD, {
+      error: 'must be Unix seconds; this looks like milliseconds (divide by 1000 or pass a Date)',
+    }),
+    z.date({ error: 'must be a valid Date' }),
+  ],
+  { error: 'must be Unix seconds (a number) or a Date' },
+);
 
 function toUnixSeconds(value: number | Date): string {
   const seconds = value instanceof Date ? value.getTime() / 1000 : value;

@@ -327,9 +327,17 @@ describe('applicantGroupListParamsSchema', () => {
     [{ statuses: ['a,b'] }, 'statuses[0]'],
     [{ created_after: 'yesterday' }, 'created_after'],
     [{ created_before: new Date('invalid') }, 'created_before'],
+    [{ created_before: -1 }, 'created_before'],
+    [{ created_after: Number.POSITIVE_INFINITY }, 'created_after'],
     [{ search: 5 }, 'search'],
   ])('rejects %j at %s', (params, expected) => {
     expect(pathsOf(applicantGroupListParamsSchema, params)).toEqual([expected]);
+  });
+
+  it('rejects a millisecond timestamp instead of sending it as seconds', () => {
+    const issues = issuesOf(applicantGroupListParamsSchema, { created_after: Date.now() });
+    expect(issues.map((issue) => issue.path)).toEqual(['created_after']);
+    expect(issues[0]?.message).toMatch(/milliseconds/);
   });
 });
 
