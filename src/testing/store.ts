@@ -137,7 +137,8 @@ export function groupStatus(members: readonly { status: Progress }[]): Progress 
  * read from the mock clock, so `clock.advance()` alone makes a group expire.
  */
 export function isGroupExpired(createdAt: number, status: Progress, now: number): boolean {
-  return status !== 'completed' && now >= createdAt + REQUEST_EXPIRY_MS;
+  // Whole milliseconds: the sub-millisecond fraction of creation times is cosmetic.
+  return status !== 'completed' && now >= Math.floor(createdAt) + REQUEST_EXPIRY_MS;
 }
 
 /** Where an applicant-group applicant or a screening lives. */
