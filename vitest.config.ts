@@ -10,6 +10,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/support/setup-exposure.ts'],
+    globalSetup: ['test/support/global-redaction.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

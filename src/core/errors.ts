@@ -228,6 +228,11 @@ export function issuesFromZod(error: z.ZodError): ValidationIssue[] {
   }));
 }
 
+// Issue messages may quote what was rejected, and issues travel into logs with the error.
+function maskIssues(issues: ValidationIssue[]): ValidationIssue[] {
+  return issues.map((issue) => ({ ...issue, message: maskText(issue.message) }));
+}
+
 function describeIssues(issues: ValidationIssue[]): string {
   const shown = issues.slice(0, 5).map((issue) => `${issue.path || '(root)'}: ${issue.message}`);
   const more = issues.length > 5 ? `; and ${issues.length - 5} more` : '';
@@ -242,7 +247,7 @@ export class RequestValidationError extends VerificationError {
 
   constructor(issues: ValidationIssue[], context = 'Invalid request') {
     super(`${context}: ${describeIssues(issues)}`);
-    this.issues = issues;
+    this.issues = maskIssues(issues);
   }
 
   override toJSON(): Record<string, unknown> {
@@ -260,7 +265,7 @@ export class ResponseValidationError extends VerificationError {
 
   constructor(issues: ValidationIssue[], body: unknown, context = 'Unexpected response') {
     super(`${context}: ${describeIssues(issues)}`);
-    this.issues = issues;
+    this.issues = maskIssues(issues);
     this.body = body;
   }
 

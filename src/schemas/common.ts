@@ -109,10 +109,13 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 
 /** A phone number in international E.164 form: `+`, the country code and number, 7 to 15 digits in all. */
 export const phoneNumberSchema = z
-  .string({ error: 'must be a string phone number in international E.164 form, e.g. +14155550123' })
+  .string({
+    error:
+      'must be a string phone number in international E.164 form, like +1 415 555 0123 written without spaces',
+  })
   .regex(E164, {
     error:
-      'must be an international phone number in E.164 form: "+", then the country code and number (7 to 15 digits, first digit 1-9, no spaces), e.g. +14155550123',
+      'must be an international phone number in E.164 form: "+", then the country code and number (7 to 15 digits, first digit 1-9), like +1 415 555 0123 written without spaces',
   });
 
 /** An absolute http(s) URL, such as a webhook endpoint. */

@@ -9,6 +9,7 @@ import {
   VerificationError,
 } from '../../src/index.js';
 import { loadFixture } from '../fixtures/load.js';
+import { caught } from '../support/exposure.js';
 import { CLIENT_ID, capturingLogger, mintToken, SECRET_KEY } from '../support/http-server.js';
 
 const BASE = 'https://api.verification.test';
@@ -52,7 +53,9 @@ function serveGroups(total: number, pageSize: number) {
     http.get(GROUPS, ({ request }) => {
       const page = Number(new URL(request.url).searchParams.get('page') ?? '1');
       const start = (page - 1) * pageSize;
-      const items = Array.from({ length: Math.max(0, Math.min(pageSize, total - start)) }, (_, i) => group(start + i));
+      const items = Array.from({ length: Math.max(0, Math.min(pageSize, total - start)) }, (_, i) =>
+        group(start + i),
+      );
       return HttpResponse.json({ applicant_groups: items, total_count: total });
     }),
   );
@@ -62,7 +65,8 @@ describe('HTTP core over fetch (msw in-process)', () => {
   it('walks 47 groups served 20 a page, each exactly once, lazily', async () => {
     serveGroups(47, 20);
     const ids: string[] = [];
-    for await (const item of client.applicantGroups.list({ statuses: ['in_progress', 'completed'] })) ids.push(item.id);
+    for await (const item of client.applicantGroups.list({ statuses: ['in_progress', 'completed'] }))
+      ids.push(item.id);
     expect(ids).toHaveLength(47);
     expect(new Set(ids).size).toBe(47);
     const pages = seen.filter((url) => url.pathname === '/api/v1/applicant_groups');
@@ -114,8 +118,13 @@ describe('HTTP core over fetch (msw in-process)', () => {
   });
 
   it('turns a non-JSON body into ResponseValidationError, never a SyntaxError', async () => {
-    server.use(http.get(GROUPS, () => new HttpResponse('{"applicant_groups": [', { headers: { 'content-type': 'application/json' } })));
-    const error = await client.applicantGroups.list().catch((e: unknown) => e);
+    server.use(
+      http.get(
+        GROUPS,
+        () => new HttpResponse('{"applicant_groups": [', { headers: { 'content-type': 'application/json' } }),
+      ),
+    );
+    const error = await caught(client.applicantGroups.list());
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).issues[0]?.code).toBe('invalid_json');
   });
@@ -123,7 +132,7 @@ describe('HTTP core over fetch (msw in-process)', () => {
   it('rejects a schema-invalid body with the issues and the body', async () => {
     const bad = { applicant_groups: [{ ...template, monthly_rent_cents: 'lots' }], total_count: 1 };
     server.use(http.get(GROUPS, () => HttpResponse.json(bad)));
-    const error = (await client.applicantGroups.list().catch((e: unknown) => e)) as ResponseValidationError;
+    const error = (await caught(client.applicantGroups.list())) as ResponseValidationError;
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect(error.issues.map((issue) => issue.path)).toContain('applicant_groups[0].monthly_rent_cents');
     expect(error.body).toEqual(bad);
@@ -143,7 +152,9 @@ describe('HTTP core over fetch (msw in-process)', () => {
     server.use(http.get(GROUPS, () => HttpResponse.json(bad)));
     const page = await lenient.applicantGroups.list();
     expect(page.items[0]?.monthly_rent_cents).toBe('lots');
-    expect(capture.lines.some((line) => line.startsWith('warn') && line.includes('monthly_rent_cents'))).toBe(true);
+    expect(capture.lines.some((line) => line.startsWith('warn') && line.includes('monthly_rent_cents'))).toBe(
+      true,
+    );
   });
 
   it('refuses a body over maxResponseBytes', async () => {
@@ -156,7 +167,7 @@ describe('HTTP core over fetch (msw in-process)', () => {
       maxResponseBytes: 1024,
     });
     serveGroups(30, 30);
-    const error = await small.applicantGroups.list().catch((e: unknown) => e);
+    const error = await caught(small.applicantGroups.list());
     expect(error).toBeInstanceOf(ResponseTooLargeError);
     expect(error).toBeInstanceOf(VerificationError);
   });

@@ -9,6 +9,7 @@ import {
   RateLimitError,
   VerificationClient,
 } from '../../src/index.js';
+import { caught } from '../support/exposure.js';
 import {
   authRoute,
   CLIENT_ID,
@@ -130,7 +131,7 @@ describe('HTTP core over undici (loopback)', () => {
         body: { error: 'unauthorized', message: 'Invalid token' },
       }),
     });
-    const error = await client.applicantGroups.listReports(GROUP).catch((e: unknown) => e);
+    const error = await caught(client.applicantGroups.listReports(GROUP));
     expect(error).toBeInstanceOf(AuthenticationError);
     expect(error).toMatchObject({
       status: 401,
@@ -186,7 +187,7 @@ describe('HTTP core over undici (loopback)', () => {
       },
       { maxRetries: 1 },
     );
-    const error = await client.applicantGroups.listReports(GROUP).catch((e: unknown) => e);
+    const error = await caught(client.applicantGroups.listReports(GROUP));
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfter).toBe(0);
     expect(server.to(REPORTS_PATH)).toHaveLength(2);
@@ -208,7 +209,7 @@ describe('HTTP core over undici (loopback)', () => {
         body: { error: 'not_found' },
       }),
     });
-    const error = await client.applicantGroups.listReports(GROUP).catch((e: unknown) => e);
+    const error = await caught(client.applicantGroups.listReports(GROUP));
     expect(error).toBeInstanceOf(NotFoundError);
     expect(error).toMatchObject({ requestId: 'req_404', status: 404 });
   });

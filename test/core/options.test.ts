@@ -1,13 +1,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigurationError, VerificationClient } from '../../src/index.js';
 import { maskEmail, maskText, redact } from '../../src/core/redact.js';
+import { ConfigurationError, VerificationClient } from '../../src/index.js';
 
 afterEach(() => vi.unstubAllEnvs());
 
 describe('client options', () => {
   it('names the option and the variable when the base URL is missing', () => {
     vi.stubEnv('VERIFICATION_BASE_URL', '');
-    expect(() => new VerificationClient({ clientId: 'id', secretKey: 'sk' })).toThrow(/baseURL.*VERIFICATION_BASE_URL/);
+    expect(() => new VerificationClient({ clientId: 'id', secretKey: 'sk' })).toThrow(
+      /baseURL.*VERIFICATION_BASE_URL/,
+    );
   });
 
   it('names the missing credentials and their variables', () => {
@@ -30,11 +32,18 @@ describe('client options', () => {
 
   it('refuses plain http except on loopback or with allowInsecureHttp', () => {
     const creds = { clientId: 'id', secretKey: 'sk' };
-    expect(() => new VerificationClient({ ...creds, baseURL: 'http://api.example.com' })).toThrow(/plain http/);
-    expect(new VerificationClient({ ...creds, baseURL: 'http://127.0.0.1:4010' }).baseURL).toBe('http://127.0.0.1:4010/');
-    expect(new VerificationClient({ ...creds, baseURL: 'http://localhost:4010' }).baseURL).toBe('http://localhost:4010/');
+    expect(() => new VerificationClient({ ...creds, baseURL: 'http://api.example.com' })).toThrow(
+      /plain http/,
+    );
+    expect(new VerificationClient({ ...creds, baseURL: 'http://127.0.0.1:4010' }).baseURL).toBe(
+      'http://127.0.0.1:4010/',
+    );
+    expect(new VerificationClient({ ...creds, baseURL: 'http://localhost:4010' }).baseURL).toBe(
+      'http://localhost:4010/',
+    );
     expect(
-      new VerificationClient({ ...creds, baseURL: 'http://staging.internal', allowInsecureHttp: true }).baseURL,
+      new VerificationClient({ ...creds, baseURL: 'http://staging.internal', allowInsecureHttp: true })
+        .baseURL,
     ).toBe('http://staging.internal/');
   });
 
@@ -48,7 +57,9 @@ describe('client options', () => {
 describe('redaction', () => {
   it('masks emails and phone numbers and drops tokens', () => {
     expect(maskEmail('jane.doe@example.com')).toBe('j***@example.com');
-    const text = maskText('GET /x?search=jane.doe%40example.com +14155550123 Bearer abc.def.ghi eyJhbGciOi.eyJzdWIi.sig');
+    const text = maskText(
+      'GET /x?search=jane.doe%40example.com +14155550123 Bearer abc.def.ghi eyJhbGciOi.eyJzdWIi.sig',
+    );
     expect(text).toContain('search=j***%40example.com');
     expect(text).not.toContain('14155550123');
     expect(text).not.toContain('abc.def.ghi');
@@ -57,7 +68,9 @@ describe('redaction', () => {
   });
 
   it('replaces values under secret-looking keys', () => {
-    expect(redact({ secret_key: 'sk', nested: { Authorization: 'Bearer x', email: 'bob@example.org' } })).toEqual({
+    expect(
+      redact({ secret_key: 'sk', nested: { Authorization: 'Bearer x', email: 'bob@example.org' } }),
+    ).toEqual({
       secret_key: '[REDACTED]',
       nested: { Authorization: '[REDACTED]', email: 'b***@example.org' },
     });

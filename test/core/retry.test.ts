@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { backoffMs, retryAfterMs, retryVerdict } from '../../src/core/retry.js';
 
-const status = (code: number, headers: Record<string, string> = {}) => ({ kind: 'status', status: code, headers }) as const;
-const connection = (requestNotSent: boolean, timedOut = false) => ({ kind: 'connection', requestNotSent, timedOut }) as const;
+const status = (code: number, headers: Record<string, string> = {}) =>
+  ({ kind: 'status', status: code, headers }) as const;
+const connection = (requestNotSent: boolean, timedOut = false) =>
+  ({ kind: 'connection', requestNotSent, timedOut }) as const;
 
 describe('retry policy', () => {
   it.each([408, 425, 429, 500, 502, 503, 504])('retries a read on %i', (code) => {

@@ -10,6 +10,7 @@ import {
   VerificationClient,
 } from '../../src/index.js';
 import { createMockServer, type Fault, type MockServer } from '../../src/testing/index.js';
+import { exposeError } from '../support/exposure.js';
 
 const BATCH = 200;
 const CREATE = { method: 'POST', path: '/api/v1/applicant_groups' } as const;
@@ -131,7 +132,9 @@ describe.each(scenarios)('fault: $name', (scenario) => {
     });
     await sdk.close();
     for (const result of results) {
-      if (!result.ok) expect(result.error).toBeInstanceOf(GroupMayHaveBeenCreatedError);
+      if (result.ok) continue;
+      expect(result.error).toBeInstanceOf(GroupMayHaveBeenCreatedError);
+      exposeError(result.error);
     }
     const onServer = serverGroupsOf(run);
     for (const [index, ids] of onServer) {

@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthenticationError, BadRequestError, VerificationClient } from '../../src/index.js';
+import { caught } from '../support/exposure.js';
 import {
   CLIENT_ID,
   mintToken,
@@ -115,7 +116,7 @@ describe('errors stay secret-free', () => {
       secretKey: SECRET_KEY,
       logLevel: 'off',
     });
-    const error = await client.applicantGroups.listReports('g1').catch((e: unknown) => e);
+    const error = await caught(client.applicantGroups.listReports('g1'));
     expect(error).toBeInstanceOf(BadRequestError);
     const shown = [
       String((error as Error).message),

@@ -2,6 +2,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
+import { expose } from './exposure.js';
+import { TEST_SECRET_KEY } from './secrets.js';
 
 export interface ReceivedRequest {
   method: string;
@@ -32,7 +34,7 @@ export interface TestServer {
 }
 
 export const CLIENT_ID = 'client_123';
-export const SECRET_KEY = 'sk_test_super_secret_value';
+export const SECRET_KEY = TEST_SECRET_KEY;
 const signingKey = new TextEncoder().encode('server-side-signing-key-for-tests');
 
 /** A JWT like the vendor's, valid `lifetimeSeconds` from now. */
@@ -115,7 +117,9 @@ export function authRoute(lifetimeSeconds = 1800, tokens: string[] = []): Route 
 export function capturingLogger() {
   const lines: string[] = [];
   const write = (level: string) => (message: string, data?: Record<string, unknown>) => {
-    lines.push(`${level} ${message} ${data ? JSON.stringify(data) : ''}`);
+    const line = `${level} ${message} ${data ? JSON.stringify(data) : ''}`;
+    lines.push(line);
+    expose(line);
   };
   return {
     lines,

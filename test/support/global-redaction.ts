@@ -1,0 +1,45 @@
+/**
+ * Global setup: clears the exposure folder before the run; after it, scans everything the suite
+ * exposed (logs, errors, inspected objects) for credentials and applicants' contact details.
+ */
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { SECRETS_THAT_MUST_NOT_LEAK } from './secrets.js';
+
+const dir = fileURLToPath(new URL('../../.tmp/exposure/', import.meta.url));
+
+// An email with a readable local part (masked ones read `j***@`), a JWT, an E.164 number.
+const LEAKS: Array<[string, RegExp]> = [
+  ['email', /[A-Za-z0-9._%+-]{2,}(?<!\*\*\*)@[A-Za-z0-9-]+\.[A-Za-z.]{2,}/],
+  ['jwt', /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}/],
+  ['phone', /\+\d{8,15}\b/],
+];
+
+export function setup(): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export function teardown(): void {
+  if (!existsSync(dir)) return;
+  const problems: string[] = [];
+  let lines = 0;
+  for (const file of readdirSync(dir)) {
+    for (const line of readFileSync(`${dir}${file}`, 'utf8').split('\n')) {
+      lines++;
+      for (const secret of SECRETS_THAT_MUST_NOT_LEAK) {
+        if (line.includes(secret)) problems.push(`${file}: a secret: ${line.slice(0, 200)}`);
+      }
+      for (const [kind, pattern] of LEAKS) {
+        if (pattern.test(line)) problems.push(`${file}: ${kind}: ${line.slice(0, 200)}`);
+      }
+    }
+  }
+  if (problems.length > 0) {
+    // vitest reports a throwing teardown but keeps exit code 0; the run must fail.
+    process.exitCode = 1;
+    throw new Error(
+      `Redaction scan of ${lines} exposed lines found leaks:\n${problems.slice(0, 20).join('\n')}`,
+    );
+  }
+  console.log(`Redaction scan: ${lines} exposed lines, no secret, token, email or phone number.`);
+}
