@@ -98,7 +98,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   // Built after listen: handlers need the real origin (port 0 is only known now).
   const {
     handlers,
-    baseUrl: _baseUrl,
+    baseUrl,
     close: closeApi,
     ...controls
   } = buildMockApi({ ...options, baseUrl: origin }, { socketControl: true });
@@ -106,9 +106,9 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   handle = async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-    const request = toRequest(req, origin, Buffer.concat(chunks));
+    const request = toRequest(req, baseUrl, Buffer.concat(chunks));
     const response =
-      (await getResponse(handlers, request, { baseUrl: origin })) ?? errorResponse(404, 'No such route');
+      (await getResponse(handlers, request, { baseUrl })) ?? errorResponse(404, 'No such route');
     if (response.type === 'error') {
       req.socket.destroy();
       return;
@@ -119,7 +119,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   let closed: Promise<void> | undefined;
   return {
     ...controls,
-    url: origin,
+    url: baseUrl,
     close() {
       closed ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

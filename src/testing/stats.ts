@@ -22,7 +22,7 @@ export interface RequestStats {
   count(route?: string): number;
   /** Counts per route key. */
   routes(): Record<string, number>;
-  /** Every request received, in order (copies). */
+  /** Requests received, in order (copies): the latest {@link REQUEST_LOG_LIMIT} or more. */
   log(): RequestLogEntry[];
   /** Forgets everything counted so far. */
   reset(): void;
@@ -34,22 +34,30 @@ export interface RecordingStats extends RequestStats {
   record(entry: RequestLogEntry): void;
 }
 
+/** How many log entries are kept; counts stay exact beyond it. */
+export const REQUEST_LOG_LIMIT = 10_000;
+
 /** Creates empty stats. */
 export function createStats(): RecordingStats {
-  const entries: RequestLogEntry[] = [];
+  // Counts are kept apart from the log so a long-running mock (the bin under a benchmark)
+  // keeps exact counts in constant memory while the log holds only the latest entries.
+  const counts = new Map<string, number>();
+  let total = 0;
+  let entries: RequestLogEntry[] = [];
   return {
-    count: (route) => (route ? entries.filter((entry) => entry.route === route).length : entries.length),
-    routes() {
-      const counts: Record<string, number> = {};
-      for (const entry of entries) counts[entry.route] = (counts[entry.route] ?? 0) + 1;
-      return counts;
-    },
+    count: (route) => (route ? (counts.get(route) ?? 0) : total),
+    routes: () => Object.fromEntries(counts),
     log: () => entries.map((entry) => ({ ...entry })),
     reset() {
-      entries.length = 0;
+      counts.clear();
+      total = 0;
+      entries = [];
     },
     record(entry) {
+      counts.set(entry.route, (counts.get(entry.route) ?? 0) + 1);
+      total += 1;
       entries.push({ ...entry });
+      if (entries.length > REQUEST_LOG_LIMIT * 2) entries = entries.slice(-REQUEST_LOG_LIMIT);
     },
   };
 }
