@@ -5,8 +5,10 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   applicantGroupCreateParamsSchema,
+  applicantGroupSchema,
   RequestValidationError,
   screeningGroupCreateParamsSchema,
+  screeningGroupSchema,
   VerificationClient,
   VerificationError,
 } from '../../src/index.js';
@@ -27,11 +29,11 @@ const server = setupServer(
   http.get(`${BASE}/api/v1/*`, () => nextResponse()),
   http.post(`${BASE}/api/v1/applicant_groups`, async ({ request }) => {
     received.push(await request.json());
-    return HttpResponse.json(loadFixture('applicant-group'));
+    return HttpResponse.json(applicantGroupSchema.parse(loadFixture('applicant-group')));
   }),
   http.post(`${BASE}/api/v1/screening_groups`, async ({ request }) => {
     received.push(await request.json());
-    return HttpResponse.json(loadFixture('screening-group'));
+    return HttpResponse.json(screeningGroupSchema.parse(loadFixture('screening-group')));
   }),
 );
 const client = new VerificationClient({
