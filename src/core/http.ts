@@ -11,7 +11,6 @@ import {
   APIUserAbortError,
   AuthenticationError,
   GroupMayHaveBeenCreatedError,
-  RateLimitError,
   RequestValidationError,
   ResponseTooLargeError,
   ResponseValidationError,
@@ -21,7 +20,7 @@ import {
 import type { Limiter } from './limiter.js';
 import type { Logger } from './log.js';
 import { maskText } from './redact.js';
-import { backoffMs, failureOf, type RetrySafety, retryVerdict } from './retry.js';
+import { BACKOFF, backoffMs, failureOf, type RetrySafety, retryAfterMs, retryVerdict } from './retry.js';
 import { sleep } from './sleep.js';
 import { type Transport, type TransportResponse, toConnectionError } from './transport.js';
 import { parseRequest, parseResponse, type ValidationMode } from './validate.js';
@@ -200,7 +199,6 @@ export class HttpCore {
         if (retry >= maxRetries) throw error;
         const headers = failure.kind === 'status' ? failure.headers : {};
         const delay = backoffMs(retry, headers);
-        if (error instanceof RateLimitError) this.#config.limiter.pauseFor(delay);
         this.#config.logger.warn(
           `Retrying ${call.method} ${this.#displayPath(call)} in ${Math.round(delay)} ms (retry ${retry + 1} of ${maxRetries}): ${error instanceof Error ? error.message : String(error)}`,
         );
@@ -274,19 +272,20 @@ export class HttpCore {
     const signal = userSignal ? AbortSignal.any([userSignal, timer.signal]) : timer.signal;
     const started = performance.now();
     try {
-      const response = await config.limiter.run(
-        () =>
-          config.transport({
-            method: call.method,
-            origin,
-            path,
-            headers,
-            body,
-            signal,
-            maxResponseBytes: config.maxResponseBytes,
-          }),
-        userSignal,
-      );
+      const response = await config.limiter.run(async () => {
+        const answer = await config.transport({
+          method: call.method,
+          origin,
+          path,
+          headers,
+          body,
+          signal,
+          maxResponseBytes: config.maxResponseBytes,
+        });
+        // Pause the whole client before this slot frees, so no queued request slips through.
+        if (answer.status === 429) config.limiter.pauseFor(retryAfterMs(answer.headers) ?? BACKOFF.initialMs);
+        return answer;
+      }, userSignal);
       config.logger.debug(`${call.method} ${this.#displayPath(call)} → ${response.status}`, {
         attempt: retry + 1,
         durationMs: Math.round(performance.now() - started),

@@ -16,6 +16,12 @@ export class Limiter {
     this.#max = maxConcurrency;
   }
 
+  async #pauseOver(signal?: AbortSignal | null): Promise<void> {
+    for (let wait = this.#pausedUntil - Date.now(); wait > 0; wait = this.#pausedUntil - Date.now()) {
+      await sleep(wait, signal);
+    }
+  }
+
   /** Holds every attempt back for `ms` from now (a later pause wins). */
   pauseFor(ms: number): void {
     this.#pausedUntil = Math.max(this.#pausedUntil, Date.now() + ms);
@@ -23,12 +29,12 @@ export class Limiter {
 
   /** Runs `task` when a slot is free and no pause is in force. */
   async run<T>(task: () => Promise<T>, signal?: AbortSignal | null): Promise<T> {
-    for (let wait = this.#pausedUntil - Date.now(); wait > 0; wait = this.#pausedUntil - Date.now()) {
-      await sleep(wait, signal);
-    }
+    await this.#pauseOver(signal);
     if (this.#active >= this.#max) await new Promise<void>((resolve) => this.#waiting.push(resolve));
     else this.#active++;
     try {
+      // A pause may have begun while this task queued for its slot.
+      await this.#pauseOver(signal);
       return await task();
     } finally {
       const next = this.#waiting.shift();
