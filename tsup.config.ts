@@ -15,4 +15,6 @@ export default defineConfig({
   platform: 'node',
   splitting: true,
   treeshake: true,
+  // An optional peer: the testing kit uses the caller's msw, so handlers work with their setupServer.
+  external: ['msw'],
 });
