@@ -1,0 +1,23 @@
+/**
+ * Runs `examples/testing-with-vitest.ts`: `npx vitest run --config examples/vitest.config.ts`.
+ * The aliases point the package's names at the sources here; in your project the installed
+ * package resolves them and no alias is needed.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      'applicant-verification/testing': here('../src/testing/index.ts'),
+      'applicant-verification': here('../src/index.ts'),
+    },
+  },
+  test: {
+    root: here('.'),
+    include: ['testing-with-vitest.ts'],
+    testTimeout: 30_000,
+  },
+});
