@@ -75,8 +75,7 @@ export const incomeSourceSchema = openEnum(INCOME_SOURCES);
 export type IncomeSource = z.infer<typeof incomeSourceSchema>;
 
 /** Outcomes of a completed screening or verification (spec 2.7). */
-export const REASONS_COMPLETED = [
-  'not_completed',
+export const COMPLETION_REASONS = [
   'finished',
   'no_bank',
   'no_online_banking',
@@ -85,6 +84,9 @@ export const REASONS_COMPLETED = [
   'bank_cannot_connect',
   'missing_bank',
 ] as const;
+
+/** Values of reason_completed (spec 2.7): `not_completed`, then the outcomes of a completed screening. */
+export const REASONS_COMPLETED = ['not_completed', ...COMPLETION_REASONS] as const;
 
 /** Why a screening or verification is complete; `not_completed` while it is not. */
 export const reasonCompletedSchema = openEnum(REASONS_COMPLETED);

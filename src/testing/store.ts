@@ -3,23 +3,16 @@
  * with camelCase fields. Wire objects are built from them on every read (serialize.ts), so
  * computed fields (status, is_expired) always reflect the current mock clock.
  */
+import { COMPLETION_REASONS } from '../schemas/common.js';
 import type { IncomeReportData } from '../schemas/index.js';
+
+/** Outcomes of a completed screening or verification (spec 2.7), shared with the SDK's schemas. */
+export { COMPLETION_REASONS };
 
 /** Progress of an applicant, a verification or a screening (spec 3.1). */
 export type Progress = 'not_started' | 'in_progress' | 'completed';
 
-/** Outcomes of a completed screening or verification (spec 2.7). */
-export const COMPLETION_REASONS = [
-  'finished',
-  'no_bank',
-  'no_online_banking',
-  'share_bank',
-  'no_income',
-  'bank_cannot_connect',
-  'missing_bank',
-] as const;
-
-/** Why an applicant completed; `not_completed` while they have not. */
+/** Why an applicant completed (the mock's `complete()` takes one of these). */
 export type CompletionReason = (typeof COMPLETION_REASONS)[number];
 
 /** One verification requested of an applicant-group applicant. */

@@ -4,8 +4,8 @@
  * own, independently of the SDK's request schemas, so it can catch what the SDK lets through.
  */
 import { z } from 'zod';
+import { stateNameForCode } from '../helpers/states.js';
 import type { FieldError } from './responses.js';
-import { US_STATES } from './us-states.js';
 
 // E.164: a plus, a non-zero country code digit, at most 15 digits in all.
 const E164 = /^\+[1-9]\d{6,14}$/;
@@ -115,7 +115,7 @@ export type ApplicantGroupCreate = z.output<typeof applicantGroupCreateSchema>;
 
 const spelledOutState = text('state').superRefine((value, context) => {
   if (/^[A-Za-z]{2}$/.test(value)) {
-    const full = US_STATES[value.toUpperCase()];
+    const full = stateNameForCode(value);
     context.addIssue({
       code: 'custom',
       message: full
