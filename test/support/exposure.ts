@@ -1,12 +1,11 @@
 /**
  * One place that collects everything the suite shows to a person: log lines, error messages,
- * `toJSON` and `util.inspect` output. Each test file's collection is written to
- * `.tmp/exposure/` when the file ends; the global teardown scans it all for secrets.
+ * `toJSON` and `util.inspect` output. Each test file's collection is written to the run's
+ * folder under `.tmp/exposure/` when the file ends; the global teardown scans it all for secrets.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
-
-export const EXPOSURE_DIR = new URL('../../.tmp/exposure/', import.meta.url);
 
 const collected: string[] = [];
 
@@ -26,12 +25,12 @@ export function exposeObject(value: unknown): void {
   collected.push(inspect(value, { depth: 8, showHidden: true }), JSON.stringify(value) ?? '');
 }
 
-/** Writes this file's collection (called once per test file by the setup file). */
-export function flushExposure(file: string): void {
+/** Writes this file's collection into `dir` (called once per test file by the setup file). */
+export function flushExposure(dir: string, file: string): void {
   if (collected.length === 0) return;
-  mkdirSync(EXPOSURE_DIR, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   const name = `${file.replace(/[^\w.-]+/g, '_')}-${process.pid}-${Date.now()}.log`;
-  writeFileSync(new URL(name, EXPOSURE_DIR), collected.join('\n'));
+  writeFileSync(join(dir, name), collected.join('\n'));
   collected.length = 0;
 }
 

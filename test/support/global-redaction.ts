@@ -2,11 +2,20 @@
  * Global setup: clears the exposure folder before the run; after it, scans everything the suite
  * exposed (logs, errors, inspected objects) for credentials and applicants' contact details.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
 import { SECRETS_THAT_MUST_NOT_LEAK } from './secrets.js';
 
-const dir = fileURLToPath(new URL('../../.tmp/exposure/', import.meta.url));
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where this run's test files write what they exposed. */
+    exposureDir: string;
+  }
+}
+
+// One folder per run, so concurrent runs in one checkout do not scan or wipe each other's files.
+const dir = fileURLToPath(new URL(`../../.tmp/exposure/${process.pid}-${Date.now()}/`, import.meta.url));
 
 // An email with a readable local part (masked ones read `j***@`), a JWT, an E.164 number.
 const LEAKS: Array<[string, RegExp]> = [
@@ -15,8 +24,9 @@ const LEAKS: Array<[string, RegExp]> = [
   ['phone', /\+\d{8,15}\b/],
 ];
 
-export function setup(): void {
-  rmSync(dir, { recursive: true, force: true });
+export function setup(project: TestProject): void {
+  mkdirSync(dir, { recursive: true });
+  project.provide('exposureDir', dir);
 }
 
 export function teardown(): void {

@@ -1,7 +1,7 @@
 /** Per test file: flush what the file exposed, for the global redaction scan. */
-import { afterAll, expect } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { flushExposure } from './exposure.js';
 
 afterAll(() => {
-  flushExposure(expect.getState().testPath ?? 'unknown');
+  flushExposure(inject('exposureDir'), expect.getState().testPath ?? 'unknown');
 });
