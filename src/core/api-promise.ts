@@ -12,7 +12,9 @@ export interface ResponseInfo {
 
 /** A result with the response it came from. */
 export interface WithResponse<T> {
+  /** The parsed, validated response body. */
   data: T;
+  /** Status, headers and request id of the response. */
   response: ResponseInfo;
 }
 

@@ -8,8 +8,11 @@ export type Settled<T> = { ok: true; index: number; value: T } | { ok: false; in
 
 /** Progress of a batch, after each item. */
 export interface BatchProgress {
+  /** Items settled so far, failed ones included. */
   done: number;
+  /** Items in the batch. */
   total: number;
+  /** Items settled with an error so far. */
   failed: number;
 }
 

@@ -83,6 +83,7 @@ export class APIError extends VerificationError {
   /** Path (with query) of the failed request. */
   readonly path: string;
 
+  /** Builds the error from the failed response; the message is `<status> <method> <path>: <detail>`. */
   constructor(init: APIErrorInit) {
     const detail = init.message ?? messageFromBody(init.body);
     super(`${init.status} ${init.method} ${init.path}${detail ? `: ${detail}` : ''}`);
@@ -146,6 +147,7 @@ export class RateLimitError extends APIError {
   /** Seconds the server asked to wait (`Retry-After`), when it said. */
   readonly retryAfter: number | undefined;
 
+  /** Builds the error from the 429 response, reading `Retry-After` / `retry-after-ms`. */
   constructor(init: APIErrorInit) {
     super(init);
     const header = init.headers['retry-after'];
@@ -175,6 +177,7 @@ export class APIConnectionError extends VerificationError {
   /** Whether the failure happened before any byte of the request left: a create is then safe to resend. */
   readonly requestNotSent: boolean;
 
+  /** @param options `cause`: the underlying error; `requestNotSent`: whether no byte of the request left. */
   constructor(message = 'Connection error.', options: { cause?: unknown; requestNotSent?: boolean } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.requestNotSent = options.requestNotSent ?? false;
@@ -185,6 +188,7 @@ export class APIConnectionError extends VerificationError {
 export class APIConnectionTimeoutError extends APIConnectionError {
   override name = 'APIConnectionTimeoutError';
 
+  /** @param options `cause`: the underlying timeout. */
   constructor(message = 'Request timed out.', options: { cause?: unknown } = {}) {
     super(message, options);
   }
@@ -194,6 +198,7 @@ export class APIConnectionTimeoutError extends APIConnectionError {
 export class APIUserAbortError extends VerificationError {
   override name = 'APIUserAbortError';
 
+  /** @param message Defaults to `Request was aborted.` */
   constructor(message = 'Request was aborted.') {
     super(message);
   }
@@ -245,6 +250,7 @@ export class RequestValidationError extends VerificationError {
   /** Every problem found, each naming its path. */
   readonly issues: ValidationIssue[];
 
+  /** @param issues Every problem found; `context` starts the message. */
   constructor(issues: ValidationIssue[], context = 'Invalid request') {
     super(`${context}: ${describeIssues(issues)}`);
     this.issues = maskIssues(issues);
@@ -263,6 +269,7 @@ export class ResponseValidationError extends VerificationError {
   /** The body as received: parsed JSON, or text when it was not JSON. */
   readonly body: unknown;
 
+  /** @param issues What the schema rejected; `body` is the body as received. */
   constructor(issues: ValidationIssue[], body: unknown, context = 'Unexpected response') {
     super(`${context}: ${describeIssues(issues)}`);
     this.issues = maskIssues(issues);
@@ -280,6 +287,7 @@ export class ResponseTooLargeError extends VerificationError {
   /** The configured cap in bytes. */
   readonly limit: number;
 
+  /** @param limit The configured cap in bytes (`maxResponseBytes`). */
   constructor(limit: number) {
     super(`Response body exceeds the limit of ${limit} bytes (maxResponseBytes).`);
     this.limit = limit;
@@ -298,6 +306,7 @@ export class GroupMayHaveBeenCreatedError extends VerificationError {
   /** The path that was posted to. */
   readonly path: string;
 
+  /** @param cause The ambiguous failure (timeout, reset, 5xx) that stopped the create. */
   constructor(path: string, correlationId: string | undefined, cause: unknown) {
     super(
       `The create request to ${path} failed after it may have reached the server, so the group may have been created and invitations sent; it was not resent. ${
@@ -327,6 +336,7 @@ export class WebhookVerificationError extends VerificationError {
     | 'invalid_json'
     | 'invalid_payload';
 
+  /** @param reason Which check failed; `message` explains it without quoting the body or the secret. */
   constructor(reason: WebhookVerificationError['reason'], message: string) {
     super(message);
     this.reason = reason;

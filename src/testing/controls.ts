@@ -21,14 +21,17 @@ export interface GroupViews {
 
 /** A report the mock holds. */
 export interface MockReport {
+  /** Report identifier (uuid), as in `reports.retrieve(id)`. */
   id: string;
   /** `individual` (one applicant) or `household` (the whole group). */
   kind: 'individual' | 'household';
+  /** The applicant group the report belongs to. */
   applicantGroupId: string;
   /** `null` for household reports. */
   applicantId: string | null;
   /** Creation time on the mock clock, epoch ms. */
   createdAt: number;
+  /** Whether the report data expired (`expire(id)`): reading it answers 410. */
   expired: boolean;
   /** The income report data served in the report detail. */
   data: IncomeReportData;
@@ -52,8 +55,11 @@ export interface ReportControls {
 
 /** Read-only view of the raw records, for assertions the wire form cannot express. */
 export interface ReadonlyMockState {
+  /** Every applicant group, oldest first. */
   readonly applicantGroups: readonly Readonly<ApplicantGroupRecord>[];
+  /** Every screening group, oldest first. */
   readonly screeningGroups: readonly Readonly<ScreeningGroupRecord>[];
+  /** Every report, oldest first. */
   readonly reports: readonly Readonly<ReportRecord>[];
 }
 

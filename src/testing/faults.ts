@@ -7,6 +7,7 @@
 
 /** Answer with this status and a JSON error body, without processing the request. */
 export interface StatusFault {
+  /** HTTP status to answer with, e.g. 429 or 503. */
   status: number;
   /** `Retry-After` header value in seconds. */
   retryAfter?: number;
@@ -14,11 +15,13 @@ export interface StatusFault {
   retryAfterMs?: number;
   /** Replaces the default JSON error body. */
   body?: unknown;
+  /** Wait this long (real time, ms) before the fault takes effect. */
   latencyMs?: number;
 }
 
 /** Wait this long (real time) before answering normally. Combine with other kinds. */
 export interface LatencyFault {
+  /** Milliseconds (real time) to wait before answering. */
   latencyMs: number;
 }
 
@@ -28,19 +31,25 @@ export interface LatencyFault {
  * cannot know whether it worked.
  */
 export interface ResetFault {
+  /** `before`: drop the connection unprocessed; `after`: process the request, then drop it. */
   reset: 'before' | 'after';
+  /** Wait this long (real time, ms) before the fault takes effect. */
   latencyMs?: number;
 }
 
 /** Process the request, then hold the response this long (real time): a client timeout after the work was done. */
 export interface DelayAfterFault {
+  /** Milliseconds (real time) to hold the response after processing. */
   delayAfterMs: number;
+  /** Wait this long (real time, ms) before the fault takes effect. */
   latencyMs?: number;
 }
 
 /** Process the request, then answer 200 with a body that is not valid JSON. */
 export interface MalformedJsonFault {
+  /** Marks this kind of fault. */
   malformedJson: true;
+  /** Wait this long (real time, ms) before the fault takes effect. */
   latencyMs?: number;
 }
 
@@ -49,7 +58,9 @@ export interface MalformedJsonFault {
  * destroy the socket. Needs socket control: in pure msw mode it becomes a network error.
  */
 export interface TruncatedFault {
+  /** Marks this kind of fault. */
   truncated: true;
+  /** Wait this long (real time, ms) before the fault takes effect. */
   latencyMs?: number;
 }
 
@@ -72,7 +83,9 @@ export interface FaultMatch {
 
 /** A fault still waiting for requests. */
 export interface PendingFault {
+  /** What happens to the affected requests. */
   fault: Fault;
+  /** Which requests it applies to; `undefined` for any. */
   match: FaultMatch | undefined;
   /** Requests it will still affect. */
   remaining: number;

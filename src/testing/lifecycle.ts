@@ -25,9 +25,13 @@ export interface CompleteOptions {
 
 /** Where an applicant stands. */
 export interface ApplicantState {
+  /** not_started, in_progress or completed. */
   status: Progress;
+  /** Why it completed, or `not_completed`. */
   reasonCompleted: CompletionReason | 'not_completed';
+  /** Whether it belongs to an applicant group or a screening group. */
   family: 'applicant_group' | 'screening_group';
+  /** Id of its applicant group or screening group. */
   groupId: string;
 }
 

@@ -6,6 +6,7 @@
 export interface FieldError {
   /** Path in the request, e.g. `applicants[0].email`. */
   field: string;
+  /** What is wrong with the field. */
   message: string;
 }
 

@@ -7,6 +7,7 @@
 export interface RequestLogEntry {
   /** Route key, e.g. `POST /api/v1/tenants/auth` or `GET /api/v1/reports/:id`. */
   route: string;
+  /** HTTP method, upper case. */
   method: string;
   /** Path and query as received. */
   url: string;

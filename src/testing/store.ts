@@ -17,76 +17,125 @@ export type CompletionReason = (typeof COMPLETION_REASONS)[number];
 
 /** One verification requested of an applicant-group applicant. */
 export interface VerificationRecord {
+  /** Verification identifier (uuid). */
   id: string;
+  /** Kind of verification, e.g. `payroll_income_verification`. */
   type: string;
+  /** Progress of the verification. */
   status: Progress;
+  /** Income sources allowed on create; `null` when none were given. */
   allowedIncomeSources: string[] | null;
 }
 
 /** An applicant of an applicant group. */
 export interface ApplicantRecord {
+  /** Applicant identifier (uuid). */
   id: string;
+  /** First name. */
   firstName: string;
+  /** Last name. */
   lastName: string;
+  /** Email address the invitation went to. */
   email: string;
+  /** Phone number the text invitation went to; `null` when none was given. */
   phoneNumber: string | null;
   /** Epoch ms on the mock clock. */
   createdAt: number;
   /** Epoch ms on the mock clock; moves with every life-cycle step. */
   updatedAt: number;
+  /** Progress of the applicant. */
   status: Progress;
+  /** Why the applicant completed, or `not_completed`. */
   reasonCompleted: CompletionReason | 'not_completed';
+  /** Verifications requested of the applicant. */
   verifications: VerificationRecord[];
 }
 
 /** An applicant group (current family). */
 export interface ApplicantGroupRecord {
+  /** Which interface family the group belongs to. */
   family: 'applicant_group';
+  /** Group identifier (uuid). */
   id: string;
+  /** Display name of the decision maker. */
   decisionMakerDisplayName: string;
+  /** The property, with its generated id. */
   property: { id: string; name: string; streetAddress: string; city: string; state: string; zipCode: string };
+  /** Unit number, empty when none was given. */
   unitNumber: string;
+  /** Unit identifier (uuid), `null` when the group has none. */
   unitId: string | null;
+  /** Monthly rent in cents. */
   monthlyRentCents: number;
+  /** Whether this is a free verification. */
   isFree: boolean;
+  /** Whether the decision maker pays. */
   isDecisionMakerPaying: boolean;
+  /** The caller's correlation id, `null` when none was given. */
   correlationId: string | null;
+  /** Where the group's events are delivered; `null` for none. */
   webhookUrl: string | null;
+  /** Whether invitations were disabled on create (nothing in the outbox). */
   isInvitationDisabled: boolean;
+  /** `config.block_business_accounts` as sent, `null` when absent. */
   blockBusinessAccounts: boolean | null;
   /** Epoch ms with a sub-millisecond fraction (the wire carries float seconds). */
   createdAt: number;
+  /** The applicants of the group. */
   applicants: ApplicantRecord[];
 }
 
 /** One applicant's screening in a screening group. */
 export interface ScreeningRecord {
+  /** Screening identifier (uuid). */
   id: string;
+  /** First name of the applicant. */
   firstName: string;
+  /** Last name of the applicant. */
   lastName: string;
+  /** Email address the invitation went to. */
   email: string;
+  /** Phone number the text invitation went to; `null` when none was given. */
   phoneNumber: string | null;
+  /** Progress of the screening. */
   status: Progress;
+  /** Why the screening completed, or `not_completed`. */
   reasonCompleted: CompletionReason | 'not_completed';
 }
 
 /** A screening group (earlier family). */
 export interface ScreeningGroupRecord {
+  /** Which interface family the group belongs to. */
   family: 'screening_group';
+  /** Screening group identifier (uuid). */
   id: string;
+  /** Property name. */
   propertyName: string;
+  /** Street address. */
   streetAddress: string;
+  /** City. */
   city: string;
+  /** State, spelled out. */
   state: string;
+  /** ZIP code. */
   zipCode: string;
+  /** Unit, `null` when none was given. */
   unit: string | null;
+  /** Monthly rent in cents. */
   monthlyRentCents: number;
+  /** Whether the decision maker pays. */
   isDecisionMakerPaying: boolean;
+  /** Display name of the decision maker. */
   decisionMakerDisplayName: string;
+  /** Deprecated income multiplier threshold, as sent or defaulted. */
   incomeMultiplierThreshold: number;
+  /** Income criteria rule set, `null` when none was given. */
   criteriaRuleSetId: string | null;
+  /** The caller's correlation id, `null` when none was given. */
   correlationId: string | null;
+  /** Where the group's events are delivered; `null` for none. */
   webhookUrl: string | null;
+  /** Whether invitations were disabled on create. */
   isInvitationDisabled: boolean;
   /** Epoch ms with a sub-millisecond fraction (the wire carries it as is). */
   createdAt: number;
@@ -94,13 +143,17 @@ export interface ScreeningGroupRecord {
   hasReport: boolean;
   /** Set by `reports.expire(screeningGroupId)`. */
   reportExpired: boolean;
+  /** One screening per applicant. */
   screenings: ScreeningRecord[];
 }
 
 /** A report of an applicant group: one per completion of an applicant, one per fully completed household. */
 export interface ReportRecord {
+  /** Report identifier (uuid). */
   id: string;
+  /** `individual` (one applicant) or `household` (the whole group). */
   kind: 'individual' | 'household';
+  /** The applicant group the report belongs to. */
   applicantGroupId: string;
   /** The applicant of an individual report; `null` for household reports. */
   applicantId: string | null;
@@ -112,6 +165,7 @@ export interface ReportRecord {
   data: IncomeReportData;
   /** Lines of text for the PDF rendering. */
   pdfLines: string[];
+  /** Title of the PDF rendering. */
   pdfTitle: string;
 }
 
