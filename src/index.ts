@@ -1,6 +1,7 @@
 /**
  * applicant-verification: the TypeScript SDK for the Applicant Income and Asset Verification API.
  * @packageDocumentation
+ * @module applicant-verification
  */
 export { VerificationClient } from './client.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';

@@ -4,7 +4,23 @@
  */
 
 /** The outcome of one item of a batch. */
-export type Settled<T> = { ok: true; index: number; value: T } | { ok: false; index: number; error: unknown };
+export type Settled<T> =
+  | {
+      /** The item succeeded. */
+      ok: true;
+      /** Position of the item in the input. */
+      index: number;
+      /** What the task returned. */
+      value: T;
+    }
+  | {
+      /** The item failed. */
+      ok: false;
+      /** Position of the item in the input. */
+      index: number;
+      /** What the task threw (or the abort reason, for an item never started). */
+      error: unknown;
+    };
 
 /** Progress of a batch, after each item. */
 export interface BatchProgress {
@@ -16,7 +32,7 @@ export interface BatchProgress {
   failed: number;
 }
 
-/** Options of {@link mapSettled}. */
+/** Options of a batch: `applicantGroups.createMany(bodies, options)`. */
 export interface BatchOptions {
   /** Items in flight at once. Default 8. */
   concurrency?: number;

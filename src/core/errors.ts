@@ -23,6 +23,7 @@ export function safeHeaders(headers: ResponseHeaders): ResponseHeaders {
 
 /** Base class of every error thrown by the SDK. */
 export class VerificationError extends Error {
+  /** The class name, e.g. `NotFoundError`: each subclass sets its own. */
   override name = 'VerificationError';
 
   /** Messages are masked at the source: they end up in logs and bug reports. */

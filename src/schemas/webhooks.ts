@@ -274,7 +274,10 @@ export function isKnownWebhookEvent(event: WebhookEvent): event is KnownWebhookE
  * {@link UnknownWebhookEvent}.
  */
 export const webhookEventSchema = z
-  .looseObject({ code: z.string() })
+  .looseObject({
+    /** Event code: one of {@link WEBHOOK_EVENT_CODES}, or a newer one. */
+    code: z.string(),
+  })
   .transform((event, ctx): WebhookEvent => {
     const schema = schemaByCode.get(event.code);
     if (schema === undefined) return event;

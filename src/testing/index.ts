@@ -2,6 +2,8 @@
  * `applicant-verification/testing`: a stateful fake of the whole Applicant Income and Asset
  * Verification API for tests, scripts and local development. `createMockServer` serves it over
  * real HTTP; `createMockApi` gives the same fake as msw handlers for in-process tests.
+ * @packageDocumentation
+ * @module applicant-verification/testing
  */
 export type {
   MockApi,

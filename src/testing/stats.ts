@@ -23,7 +23,7 @@ export interface RequestStats {
   count(route?: string): number;
   /** Counts per route key. */
   routes(): Record<string, number>;
-  /** Requests received, in order (copies): the latest {@link REQUEST_LOG_LIMIT} or more. */
+  /** Requests received, in order (copies): the latest 10 000 or more. */
   log(): RequestLogEntry[];
   /** Forgets everything counted so far. */
   reset(): void;

@@ -60,7 +60,20 @@ export interface ApplicantGroupRecord {
   /** Display name of the decision maker. */
   decisionMakerDisplayName: string;
   /** The property, with its generated id. */
-  property: { id: string; name: string; streetAddress: string; city: string; state: string; zipCode: string };
+  property: {
+    /** Property identifier (uuid). */
+    id: string;
+    /** Property name. */
+    name: string;
+    /** Street address. */
+    streetAddress: string;
+    /** City. */
+    city: string;
+    /** State, as sent. */
+    state: string;
+    /** ZIP code. */
+    zipCode: string;
+  };
   /** Unit number, empty when none was given. */
   unitNumber: string;
   /** Unit identifier (uuid), `null` when the group has none. */
