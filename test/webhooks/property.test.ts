@@ -77,15 +77,13 @@ describe('sign / verify properties', () => {
   });
 
   it('any single-byte change to a byte body fails verification', () => {
-    const changeArb = fc
-      .uint8Array({ minLength: 1, maxLength: 300 })
-      .chain((bytes) =>
-        fc.record({
-          bytes: fc.constant(bytes),
-          index: fc.nat({ max: bytes.length - 1 }),
-          xor: fc.integer({ min: 1, max: 255 }),
-        }),
-      );
+    const changeArb = fc.uint8Array({ minLength: 1, maxLength: 300 }).chain((bytes) =>
+      fc.record({
+        bytes: fc.constant(bytes),
+        index: fc.nat({ max: bytes.length - 1 }),
+        xor: fc.integer({ min: 1, max: 255 }),
+      }),
+    );
     fc.assert(
       fc.property(changeArb, secretArb, ({ bytes, index, xor }, secret) => {
         const tampered = Uint8Array.from(bytes);
