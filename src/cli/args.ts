@@ -1,0 +1,116 @@
+/**
+ * Argument parsing on Node's own `util.parseArgs` (no parser dependency), plus the checks every
+ * command shares: numbers in range, and times given as ISO dates or Unix seconds.
+ */
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { UsageError } from './errors.js';
+
+/** The `options` of a `parseArgs` configuration (the type is not exported by name on Node 20). */
+export type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
+
+/** Options every command accepts: where the API is, how hard to try, how much to say. */
+export const COMMON_OPTIONS = {
+  'base-url': { type: 'string' },
+  'client-id': { type: 'string' },
+  'secret-key': { type: 'string' },
+  timeout: { type: 'string' },
+  'max-retries': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  verbose: { type: 'boolean', short: 'v' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies OptionsConfig;
+
+/** Help text of {@link COMMON_OPTIONS}, appended to every command's help. */
+export const COMMON_HELP = `Connection (flags override the environment):
+  --base-url URL        API base URL              (env VERIFICATION_BASE_URL)
+  --client-id ID        client id                 (env VERIFICATION_CLIENT_ID)
+  --secret-key KEY      secret key                (env VERIFICATION_SECRET_KEY; prefer the
+                        variable: command lines are visible to other users of the machine)
+  --timeout SECONDS     per attempt (default 60)
+  --max-retries N       retries of a failed request (default 4)
+
+Output:
+  -q, --quiet           no progress display or summary; errors still go to stderr
+  -v, --verbose         also log retries and token refreshes to stderr
+  -h, --help            this help`;
+
+/**
+ * Parses `args` with the command's own options and the common ones, strictly: an unknown option
+ * or a missing value is a {@link UsageError} (exit code 2), never silently ignored.
+ */
+export function parseCommand<const O extends OptionsConfig>(args: readonly string[], options: O) {
+  try {
+    return parseArgs({
+      args: [...args],
+      options: { ...COMMON_OPTIONS, ...options },
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Checks that exactly the expected positionals were given. */
+export function expectPositionals(positionals: readonly string[], names: readonly string[]): string[] {
+  if (positionals.length !== names.length) {
+    const expected = names.length === 0 ? 'no arguments' : names.map((name) => `<${name}>`).join(' ');
+    const extra = positionals.length > names.length ? `: unexpected "${positionals[names.length]}"` : '';
+    throw new UsageError(`expected ${expected}, got ${positionals.length}${extra}`);
+  }
+  return [...positionals];
+}
+
+/** Bounds of a numeric option. */
+export interface NumberRange {
+  min: number;
+  max: number;
+  /** Whether fractions are allowed (seconds may be `0.5`; counts may not). */
+  integer: boolean;
+}
+
+/** Reads a numeric option; `fallback` when absent. */
+export function numberOption(
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  range: NumberRange,
+): number {
+  if (value === undefined) return fallback;
+  const number = value.trim() === '' ? Number.NaN : Number(value);
+  const kind = range.integer ? 'a whole number' : 'a number';
+  if (!Number.isFinite(number) || (range.integer && !Number.isInteger(number))) {
+    throw new UsageError(`--${name} must be ${kind}, got "${value}"`);
+  }
+  if (number < range.min || number > range.max) {
+    throw new UsageError(`--${name} must be between ${range.min} and ${range.max}, got ${number}`);
+  }
+  return number;
+}
+
+// Dates as people type them for a filter: a day, or a full ISO 8601 date-time with a zone.
+// Other forms that `Date.parse` accepts (01/02/2024) are refused: day and month are ambiguous.
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * Reads a time option as Unix seconds: Unix seconds (`1767225600`), an ISO day (`2026-01-01`,
+ * midnight UTC) or an ISO date-time with a zone (`2026-01-01T09:00:00-05:00`).
+ */
+export function timeOption(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+(\.\d+)?$/.test(text)) {
+    const seconds = Number(text);
+    // Milliseconds (13 digits) would silently mean the year 50 000: say so instead.
+    if (seconds >= 1e11) throw new UsageError(`--${name} looks like milliseconds; give Unix seconds`);
+    return seconds;
+  }
+  if (ISO_DAY.test(text) || ISO_DATE_TIME.test(text)) {
+    const ms = Date.parse(ISO_DAY.test(text) ? `${text}T00:00:00Z` : text.replace(' ', 'T'));
+    if (Number.isFinite(ms)) return ms / 1000;
+  }
+  throw new UsageError(
+    `--${name} must be Unix seconds or an ISO date (2026-01-31 or 2026-01-31T09:00:00Z), got "${value}"`,
+  );
+}

@@ -1,0 +1,86 @@
+/** `groups list`: every group matching the filters, all pages, streamed to stdout. */
+import type { ApplicantGroupListParams } from '../../schemas/applicant-groups.js';
+import { COMMON_HELP, expectPositionals, parseCommand, timeOption } from '../args.js';
+import { connect } from '../connection.js';
+import { UsageError } from '../errors.js';
+import { EXIT_OK } from '../exit-codes.js';
+import { createGroupWriter, GROUP_FORMATS, isGroupFormat } from '../group-output.js';
+import { type CliIO, write } from '../io.js';
+import { progressMode, Reporter } from '../progress.js';
+
+/** Help of `groups list`. */
+export const GROUPS_LIST_HELP = `Usage: applicant-verification groups list [options]
+
+Lists every applicant group matching the filters, walking all pages, and streams them to
+stdout as they arrive.
+
+Filters:
+  --status STATUS        not_started, in_progress, completed; repeat or comma-separate
+  --search TEXT          names, emails, property name or address
+  --correlation-id ID    exact correlation id
+  --created-after TIME   Unix seconds or ISO date/time (2026-01-31, 2026-01-31T09:00:00Z)
+  --created-before TIME  same forms
+
+  --format FORMAT        table (default; * marks an expired group), json (one array), csv
+
+${COMMON_HELP}
+
+Examples:
+  applicant-verification groups list --status completed --format csv > completed.csv
+  applicant-verification groups list --created-after 2026-01-01 --format json | jq length`;
+
+const OPTIONS = {
+  status: { type: 'string', multiple: true },
+  search: { type: 'string' },
+  'correlation-id': { type: 'string' },
+  'created-after': { type: 'string' },
+  'created-before': { type: 'string' },
+  format: { type: 'string', default: 'table' },
+} as const;
+
+/** The statuses of `--status a --status b,c`. */
+export function statusesOf(values: readonly string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  const statuses = values
+    .flatMap((value) => value.split(','))
+    .map((status) => status.trim())
+    .filter((status) => status !== '');
+  if (statuses.length === 0) throw new UsageError('--status needs a value, e.g. --status completed');
+  return statuses;
+}
+
+/** Runs `groups list`. */
+export async function groupsList(args: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommand(args, OPTIONS);
+  if (values.help) {
+    await write(io.stdout, `${GROUPS_LIST_HELP}\n`);
+    return EXIT_OK;
+  }
+  expectPositionals(positionals, []);
+  const format = values.format;
+  if (!isGroupFormat(format)) {
+    throw new UsageError(`--format must be one of ${GROUP_FORMATS.join(', ')}, got "${format}"`);
+  }
+  const params: ApplicantGroupListParams = {};
+  const statuses = statusesOf(values.status);
+  if (statuses) params.statuses = statuses;
+  if (values.search !== undefined) params.search = values.search;
+  if (values['correlation-id'] !== undefined) params.correlation_id = values['correlation-id'];
+  const after = timeOption('created-after', values['created-after']);
+  const before = timeOption('created-before', values['created-before']);
+  if (after !== undefined) params.created_after = after;
+  if (before !== undefined) params.created_before = before;
+
+  const reporter = new Reporter(io.stderr, { mode: progressMode(io.stderr, values.quiet ?? false) });
+  const client = connect(values, io, reporter);
+  try {
+    const writer = createGroupWriter(format, io.stdout);
+    for await (const group of client.applicantGroups.list(params, { signal: io.signal })) {
+      await writer.write(group);
+    }
+    await writer.end();
+    return EXIT_OK;
+  } finally {
+    await client.close();
+  }
+}

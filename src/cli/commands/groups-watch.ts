@@ -1,0 +1,76 @@
+/** `groups watch ID`: polls a group until it completes or expires, printing each status change. */
+import type { ApplicantGroup } from '../../schemas/applicant-groups.js';
+import { COMMON_HELP, expectPositionals, numberOption, parseCommand } from '../args.js';
+import { connect } from '../connection.js';
+import { EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
+import { type CliIO, write } from '../io.js';
+import { progressMode, Reporter } from '../progress.js';
+
+/** Help of `groups watch`. */
+export const GROUPS_WATCH_HELP = `Usage: applicant-verification groups watch ID [--interval SECONDS]
+
+Polls an applicant group until it is completed or has expired, printing a line to stdout each
+time its status changes:
+
+  2026-01-15T12:00:03.120Z  <group id>  in_progress  1/2 applicants completed
+
+Options:
+  --interval SECONDS     time between polls (default 30)
+
+Exit codes: 0 completed; 1 expired before completion, or no such group; 2 usage;
+130/143 stopped by SIGINT/SIGTERM.
+
+${COMMON_HELP}`;
+
+const OPTIONS = {
+  interval: { type: 'string' },
+} as const;
+
+function applicantDone(applicant: ApplicantGroup['applicants'][number]): boolean {
+  return (
+    applicant.verifications.length > 0 &&
+    applicant.verifications.every((verification) => verification.status === 'completed')
+  );
+}
+
+/** One status line: time, id, status (or `expired`), applicants completed. */
+export function statusLine(group: ApplicantGroup, at: Date): string {
+  const status =
+    group.is_expired && group.status !== 'completed' ? `expired (${group.status})` : group.status;
+  const done = group.applicants.filter(applicantDone).length;
+  return `${at.toISOString()}  ${group.id}  ${status}  ${done}/${group.applicants.length} applicants completed\n`;
+}
+
+/** Runs `groups watch`. */
+export async function groupsWatch(args: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommand(args, OPTIONS);
+  if (values.help) {
+    await write(io.stdout, `${GROUPS_WATCH_HELP}\n`);
+    return EXIT_OK;
+  }
+  const [id = ''] = expectPositionals(positionals, ['group id']);
+  const interval = numberOption('interval', values.interval, 30, { min: 0.05, max: 86_400, integer: false });
+  const reporter = new Reporter(io.stderr, { mode: progressMode(io.stderr, values.quiet ?? false) });
+  const client = connect(values, io, reporter);
+  try {
+    // The API has no retrieve-by-id: find the group once (every page if need be), then each
+    // poll is one narrow request thanks to its correlation id or creation time.
+    const group = await client.applicantGroups.findById(id, {}, { signal: io.signal });
+    if (!group) {
+      reporter.error(`No applicant group with id ${id}.`);
+      return EXIT_FAILED;
+    }
+    const final = await client.applicantGroups.waitForCompletion(group, {
+      pollInterval: Math.round(interval * 1000),
+      signal: io.signal,
+      onStatusChange: (current) => {
+        io.stdout.write(statusLine(current, new Date()));
+      },
+    });
+    if (final.status === 'completed') return EXIT_OK;
+    reporter.error(`Group ${id} expired before every applicant completed.`);
+    return EXIT_FAILED;
+  } finally {
+    await client.close();
+  }
+}

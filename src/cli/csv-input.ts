@@ -1,0 +1,90 @@
+/**
+ * Reading a CSV file into a header and records that know their line numbers. Parsing is left to
+ * csv-parse: quoted fields, embedded commas and newlines, doubled quotes, CRLF files from
+ * spreadsheets and byte-order marks all have edge cases a hand-written splitter gets wrong.
+ */
+import { createReadStream } from 'node:fs';
+import { CsvError, parse } from 'csv-parse';
+
+/** One data record and the line of the file it starts on (1-based; the header is line 1). */
+export interface CsvRecord {
+  line: number;
+  values: string[];
+}
+
+/** A parsed CSV file. */
+export interface CsvTable {
+  /** Column names as written in the first line. */
+  header: string[];
+  /** Data records, blank ones (every field empty, as spreadsheets export trailing rows) left out. */
+  records: CsvRecord[];
+}
+
+/** The file is not well-formed CSV (an unclosed quote, for example). */
+export class CsvSyntaxError extends Error {
+  override name = 'CsvSyntaxError';
+  /** Line the problem was found on, when the parser said. */
+  readonly line: number | undefined;
+
+  constructor(message: string, line: number | undefined) {
+    super(message);
+    this.line = line;
+  }
+}
+
+const LINE_BREAK = /\r\n|\r|\n/g;
+const LEADING_BREAKS = /^(?:\r\n|\r|\n)*/;
+
+function countBreaks(text: string): number {
+  return text.match(LINE_BREAK)?.length ?? 0;
+}
+
+// With `raw: true` the parser yields `{ record, raw }`; checked rather than cast.
+function isParserRecord(value: unknown): value is { record: string[]; raw: string } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    'record' in value &&
+    'raw' in value &&
+    Array.isArray(value.record) &&
+    value.record.every((field) => typeof field === 'string') &&
+    typeof value.raw === 'string'
+  );
+}
+
+/**
+ * Reads `path` as CSV. Line numbers are counted from the raw text of each record, because a
+ * record may span lines (a quoted address with a line break) and skipped blank lines still count:
+ * the numbers must match what the user sees in an editor.
+ *
+ * @throws CsvSyntaxError when the file is not CSV; the file system's error when it cannot be read.
+ */
+export async function readCsv(path: string): Promise<CsvTable> {
+  const source = createReadStream(path);
+  const parser = parse({ bom: true, raw: true, skip_empty_lines: true, relax_column_count: true });
+  // `pipe` does not forward errors: a missing file would leave the loop below waiting forever.
+  source.once('error', (error) => parser.destroy(error));
+  source.pipe(parser);
+  let header: string[] | undefined;
+  const records: CsvRecord[] = [];
+  let breaksBefore = 0;
+  try {
+    for await (const item of parser) {
+      if (!isParserRecord(item)) continue;
+      const { record, raw } = item;
+      const leading = countBreaks(LEADING_BREAKS.exec(raw)?.[0] ?? '');
+      const line = breaksBefore + leading + 1;
+      breaksBefore += countBreaks(raw);
+      if (header === undefined) header = record;
+      else if (record.some((field) => field.trim() !== '')) records.push({ line, values: record });
+    }
+  } catch (error) {
+    if (error instanceof CsvError) {
+      const line = typeof error.lines === 'number' ? error.lines : undefined;
+      throw new CsvSyntaxError(error.message, line);
+    }
+    throw error;
+  }
+  if (header === undefined) throw new CsvSyntaxError('the file is empty: expected a header line', 1);
+  return { header, records };
+}

@@ -1,0 +1,86 @@
+/**
+ * The documented header of `groups create --csv`: one row per applicant, rows sharing a
+ * `household_key` form one applicant group. The help text and the header check both read this
+ * list, so they cannot drift apart.
+ */
+
+/** Whether a column describes one applicant (each row) or the whole household (first row). */
+export type ColumnLevel = 'applicant' | 'household';
+
+/** One column of the households CSV. */
+export interface ColumnSpec {
+  /** The header name (matched case-insensitively; spaces and hyphens read as underscores). */
+  readonly name: string;
+  /** Whether the column must be in the header. */
+  readonly required: boolean;
+  readonly level: ColumnLevel;
+  /** What goes in it, for `--help` and the README. */
+  readonly description: string;
+}
+
+/** Every column the households CSV may have, in the documented order. */
+export const HOUSEHOLD_COLUMNS = [
+  {
+    name: 'household_key',
+    required: true,
+    level: 'household',
+    description:
+      'Your id of the household (unit or application number); rows with the same key form one group',
+  },
+  { name: 'first_name', required: true, level: 'applicant', description: "Applicant's first name" },
+  { name: 'last_name', required: true, level: 'applicant', description: "Applicant's last name" },
+  { name: 'email', required: true, level: 'applicant', description: 'Receives the invitation' },
+  {
+    name: 'phone',
+    required: false,
+    level: 'applicant',
+    description:
+      'International form, +14155550123 (also sends a text); spaces, dashes, dots, parentheses ignored',
+  },
+  {
+    name: 'verification_types',
+    required: false,
+    level: 'applicant',
+    description:
+      'Separated by ";": payroll_income_verification, identity_verification, asset_verification, income_verification',
+  },
+  { name: 'property_name', required: true, level: 'household', description: 'Property name' },
+  { name: 'street_address', required: true, level: 'household', description: 'Street address' },
+  { name: 'city', required: true, level: 'household', description: 'City' },
+  { name: 'state', required: true, level: 'household', description: 'State' },
+  { name: 'zip_code', required: true, level: 'household', description: 'ZIP code' },
+  { name: 'unit', required: false, level: 'household', description: 'Unit number' },
+  {
+    name: 'monthly_rent',
+    required: true,
+    level: 'household',
+    description: 'Whole household, in dollars (not cents): 1850, 1850.00 or $1,850',
+  },
+  {
+    name: 'decision_maker',
+    required: false,
+    level: 'household',
+    description: 'Display name of the decision maker; default --decision-maker',
+  },
+] as const satisfies readonly ColumnSpec[];
+
+/** A column name of the households CSV. */
+export type ColumnName = (typeof HOUSEHOLD_COLUMNS)[number]['name'];
+
+const KNOWN: ReadonlySet<string> = new Set(HOUSEHOLD_COLUMNS.map((column) => column.name));
+
+/** Whether `name` is a documented column. */
+export function isColumnName(name: string): name is ColumnName {
+  return KNOWN.has(name);
+}
+
+/** A header cell as the column it names: `Household Key` and `household-key` read as `household_key`. */
+export function normalizeColumnName(cell: string): string {
+  return cell
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+}
+
+/** The header line of the documented CSV, for help texts and examples. */
+export const HEADER_LINE = HOUSEHOLD_COLUMNS.map((column) => column.name).join(',');
