@@ -34,18 +34,33 @@ Output:
   -v, --verbose         also log retries and token refreshes to stderr
   -h, --help            this help`;
 
+/** The `parseArgs` configuration of a command with options `O`. */
+type CommandConfig<O extends OptionsConfig> = {
+  args: string[];
+  options: typeof COMMON_OPTIONS & O;
+  strict: true;
+  allowPositionals: true;
+};
+
+/** What {@link parseCommand} returns: typed `values` and the `positionals`. */
+export type ParsedCommand<O extends OptionsConfig> = ReturnType<typeof parseArgs<CommandConfig<O>>>;
+
 /**
  * Parses `args` with the command's own options and the common ones, strictly: an unknown option
  * or a missing value is a {@link UsageError} (exit code 2), never silently ignored.
  */
-export function parseCommand<const O extends OptionsConfig>(args: readonly string[], options: O) {
+export function parseCommand<const O extends OptionsConfig>(
+  args: readonly string[],
+  options: O,
+): ParsedCommand<O> {
+  const config: CommandConfig<O> = {
+    args: [...args],
+    options: { ...COMMON_OPTIONS, ...options },
+    strict: true,
+    allowPositionals: true,
+  };
   try {
-    return parseArgs({
-      args: [...args],
-      options: { ...COMMON_OPTIONS, ...options },
-      strict: true,
-      allowPositionals: true,
-    });
+    return parseArgs(config);
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
