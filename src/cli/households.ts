@@ -112,7 +112,13 @@ const REQUIRED_HOUSEHOLD_FIELDS: ReadonlySet<HouseholdField> = new Set([
   'monthly_rent',
 ]);
 
-type Merged = { [F in HouseholdField]?: { value: NonNullable<HouseholdRow[F]>; line: number } };
+/** A household field's value and the line it was first given on. */
+type Merged = Map<HouseholdField, { value: string | number; line: number }>;
+
+function textField(merged: Merged, field: Exclude<HouseholdField, 'monthly_rent'>): string | undefined {
+  const value = merged.get(field)?.value;
+  return typeof value === 'string' ? value : undefined;
+}
 
 interface ParsedRow {
   line: number;
@@ -145,14 +151,14 @@ function cellsOf(values: readonly string[], columns: readonly (ColumnName | unde
 // A household's fields may be repeated on each row or given once; two different values are a
 // mistake (a pasted row from another unit) that must not be resolved by guessing.
 function mergeHouseholdFields(key: string, rows: readonly ParsedRow[], errors: RowError[]): Merged {
-  const merged: Merged = {};
+  const merged: Merged = new Map();
   for (const { line, row } of rows) {
     for (const field of HOUSEHOLD_FIELDS) {
       const value = row[field];
       if (value === undefined) continue;
-      const first = merged[field];
+      const first = merged.get(field);
       if (first === undefined) {
-        Object.assign(merged, { [field]: { value, line } });
+        merged.set(field, { value, line });
       } else if (first.value !== value) {
         errors.push({
           line,
@@ -205,7 +211,7 @@ function buildHousehold(
   const before = errors.length;
   const merged = mergeHouseholdFields(key, rows, errors);
   for (const field of REQUIRED_HOUSEHOLD_FIELDS) {
-    if (merged[field] === undefined) {
+    if (!merged.has(field)) {
       errors.push({
         line: first.line,
         column: field,
@@ -213,7 +219,7 @@ function buildHousehold(
       });
     }
   }
-  const decisionMaker = merged.decision_maker?.value ?? options.decisionMaker;
+  const decisionMaker = textField(merged, 'decision_maker') ?? options.decisionMaker;
   if (decisionMaker === undefined) {
     errors.push({
       line: first.line,
@@ -231,19 +237,20 @@ function buildHousehold(
   if (errors.length > before) return undefined;
 
   const correlationId = correlationIdFor(options.namespace, key);
-  const unit = merged.unit?.value;
+  const unit = textField(merged, 'unit');
+  const rent = merged.get('monthly_rent')?.value;
   const body: ApplicantGroupCreateParams = {
     applicants: rows.map(({ row }) => applicantOf(row)),
     property: {
-      name: merged.property_name?.value ?? '',
-      street_address: merged.street_address?.value ?? '',
-      city: merged.city?.value ?? '',
-      state: merged.state?.value ?? '',
-      zip_code: merged.zip_code?.value ?? '',
+      name: textField(merged, 'property_name') ?? '',
+      street_address: textField(merged, 'street_address') ?? '',
+      city: textField(merged, 'city') ?? '',
+      state: textField(merged, 'state') ?? '',
+      zip_code: textField(merged, 'zip_code') ?? '',
       ...(unit === undefined ? {} : { unit }),
     },
     decision_maker_display_name: decisionMaker ?? '',
-    monthly_rent: merged.monthly_rent?.value ?? 0,
+    monthly_rent: typeof rent === 'number' ? rent : 0,
     correlation_id: correlationId,
     ...(options.invitations ? {} : { is_invitation_disabled: true }),
   };
