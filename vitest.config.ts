@@ -15,6 +15,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
+    // Source errors are npm run typecheck's job; here only the type tests count.
+    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], ignoreSourceErrors: true },
   },
 });
