@@ -47,11 +47,17 @@ export class VerificationError extends Error {
 
 /** What an {@link APIError} is built from. */
 export interface APIErrorInit {
+  /** HTTP status code of the response. */
   status: number;
+  /** Response headers, lower-cased. */
   headers: ResponseHeaders;
+  /** The parsed JSON error body, or its text when it was not JSON. */
   body: unknown;
+  /** HTTP method of the failed request. */
   method: string;
+  /** Path (with query) of the failed request. */
   path: string;
+  /** Replaces the detail the message would take from the body. */
   message?: string;
 }
 
