@@ -28,7 +28,10 @@ export type WebhookSignature = string | readonly string[] | null | undefined;
  * `IncomingHttpHeaders`), or anything with a Fetch-style `get(name)`, such as `Headers`.
  */
 export type WebhookHeaders =
-  | { get(name: string): string | null }
+  | {
+      /** Reads one header, any case, as Fetch's `Headers.get` does. */
+      get(name: string): string | null;
+    }
   | Readonly<Record<string, string | readonly string[] | null | undefined>>;
 
 const SIGNATURE_HEADER_LOWER = WEBHOOK_SIGNATURE_HEADER.toLowerCase();
