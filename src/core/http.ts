@@ -165,7 +165,7 @@ export class HttpCore {
     for (let retry = 0; ; ) {
       let token: string | undefined;
       try {
-        token = this.#wantsAuth(call) ? await this.#token() : undefined;
+        token = this.#wantsAuth(call) ? await this.#token(signal) : undefined;
         const response = await this.#attempt(call, token, retry);
         if (response.status >= 200 && response.status < 300) return this.#accept(call, response);
         throw APIError.from({
@@ -229,9 +229,22 @@ export class HttpCore {
     return call.auth ?? !isAbsolute(call.path);
   }
 
-  async #token(): Promise<string> {
+  /** The token for a call; a cancelled call stops waiting, while the shared refresh goes on for others. */
+  async #token(signal: AbortSignal | undefined): Promise<string> {
     if (!this.#tokens) throw new Error('HttpCore has no token source');
-    return this.#tokens.get();
+    const pending = this.#tokens.get();
+    if (!signal) return pending;
+    if (signal.aborted) throw new APIUserAbortError();
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new APIUserAbortError());
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([pending, aborted]);
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
   }
 
   #displayPath(call: PreparedCall<z.ZodType>): string {

@@ -2,6 +2,7 @@
  * `createMockApi`: one stateful fake of the whole API, as msw handlers plus the controls a test
  * uses to drive and inspect it (clock, outbox, faults, life cycle, reports, deliveries).
  */
+import { setMaxListeners } from 'node:events';
 import type { HttpHandler } from 'msw';
 import { createTokenAuthority } from './auth.js';
 import { createClock, type MockClock } from './clock.js';
@@ -114,6 +115,8 @@ export function buildMockApi(
   const store = new MockStore();
   const deliveries = createWebhookDeliverer(secretKey, { ...DEFAULT_WEBHOOK_RETRY, ...options.webhookRetry });
   const closing = new AbortController();
+  // Every delayed response listens for close; many concurrent latency faults are normal here.
+  setMaxListeners(0, closing.signal);
 
   const context: MockContext = {
     baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),

@@ -299,3 +299,26 @@ describe('HTTP core over undici (loopback)', () => {
     expect(everything).not.toContain(tokens[0]);
   });
 });
+
+describe('cancellation while waiting for a token', () => {
+  it('an aborted call stops waiting for a token exchange that has not answered', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { server, client } = await setup({
+      // The exchange answers only after the test is done: a call that kept waiting would time out.
+      'POST /api/v1/tenants/auth': async (request, count) => {
+        await gate;
+        return authRoute()(request, count);
+      },
+      [`GET ${REPORTS_PATH}`]: ok,
+    });
+    const controller = new AbortController();
+    const pending = client.applicantGroups.listReports(GROUP, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
+    expect(server.to(REPORTS_PATH)).toHaveLength(0);
+    release();
+  });
+});
