@@ -9,6 +9,8 @@ import { defineConfig } from 'vitest/config';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
+  // Keep vite's cache with the project's, not in examples/node_modules.
+  cacheDir: here('../node_modules/.vite/examples'),
   resolve: {
     alias: {
       'applicant-verification/testing': here('../src/testing/index.ts'),
