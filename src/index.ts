@@ -5,6 +5,7 @@
  */
 export { VerificationClient } from './client.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
+export type { BatchOptions, BatchProgress, Settled } from './core/batch.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -40,7 +41,6 @@ export {
   isSettledGroup,
   type WaitOptions,
 } from './resources/applicant-groups.js';
-export type { BatchOptions, BatchProgress, Settled } from './core/batch.js';
 export { Auth } from './resources/auth.js';
 export { Reports } from './resources/reports.js';
 export { ScreeningGroups } from './resources/screening-groups.js';

@@ -51,5 +51,6 @@ export function teardown(): void {
       `Redaction scan of ${lines} exposed lines found leaks:\n${problems.slice(0, 20).join('\n')}`,
     );
   }
+  rmSync(dir, { recursive: true, force: true });
   console.log(`Redaction scan: ${lines} exposed lines, no secret, token, email or phone number.`);
 }
