@@ -4,7 +4,7 @@
  */
 
 // Also as URL-encoded in a query string (`%40`).
-const EMAIL = /([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*?(@|%40)([A-Za-z0-9.-]+\.[A-Za-z]{2,})/gi;
+const EMAIL = /([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*?(@|%40)([A-Za-z0-9-]+\.[A-Za-z0-9.-]*[A-Za-z])/gi;
 // International numbers as the API carries them (+ and 7-15 digits), possibly URL-encoded.
 const PHONE = /(\+|%2B)(\d{1,3})\d{4,10}(\d{2})\b/gi;
 const BEARER = /Bearer\s+[A-Za-z0-9._~+/=-]+/gi;
@@ -36,7 +36,8 @@ export function redact(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.slice(0, 50).map((item) => redact(item, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    out[key] = SECRET_KEYS.test(key) ? '[REDACTED]' : redact(item, depth + 1);
+    // Keys too: a body keyed by email address is as personal as one holding it.
+    out[maskText(key)] = SECRET_KEYS.test(key) ? '[REDACTED]' : redact(item, depth + 1);
   }
   return out;
 }

@@ -76,3 +76,10 @@ describe('redaction', () => {
     });
   });
 });
+
+describe('redaction of keys and odd domains', () => {
+  it('masks emails used as object keys and short top-level domains', () => {
+    expect(redact({ 'yXT@k.Tzz': true })).toEqual({ 'y***@k.Tzz': true });
+    expect(maskText('ab@c.d.e')).not.toContain('ab@');
+  });
+});

@@ -19,7 +19,7 @@ const dir = fileURLToPath(new URL(`../../.tmp/exposure/${process.pid}-${Date.now
 
 // An email with a readable local part (masked ones read `j***@`), a JWT, an E.164 number.
 const LEAKS: Array<[string, RegExp]> = [
-  ['email', /[A-Za-z0-9._%+-]{2,}(?<!\*\*\*)@[A-Za-z0-9-]+\.[A-Za-z.]{2,}/],
+  ['email', /[A-Za-z0-9._%+-]{2,}(?<!\*\*\*)@[A-Za-z0-9-]+\.[A-Za-z0-9.-]*[A-Za-z]/],
   ['jwt', /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}/],
   ['phone', /\+\d{8,15}\b/],
 ];
