@@ -8,7 +8,8 @@ export default defineConfig({
     'cli/index': 'src/cli/index.ts',
   },
   format: ['esm', 'cjs'],
-  dts: true,
+  // Declarations only for the library's entry points: the bins are not imported.
+  dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' } },
   sourcemap: true,
   clean: true,
   target: 'node20',

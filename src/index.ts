@@ -10,6 +10,7 @@ export {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
+  type APIErrorInit,
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
@@ -21,6 +22,7 @@ export {
   RateLimitError,
   ReportExpiredError,
   RequestValidationError,
+  type ResponseHeaders,
   ResponseTooLargeError,
   ResponseValidationError,
   UnprocessableEntityError,
@@ -48,4 +50,12 @@ export { Webhooks } from './resources/webhooks.js';
 export * from './schemas/index.js';
 export * from './schemas/webhooks.js';
 export { VERSION } from './version.js';
-export { signWebhook, unwrapWebhook, verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from './webhooks.js';
+export {
+  signWebhook,
+  unwrapWebhook,
+  verifyWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookBody,
+  type WebhookHeaders,
+  type WebhookSignature,
+} from './webhooks.js';
