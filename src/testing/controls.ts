@@ -19,23 +19,8 @@ export interface GroupViews {
   screeningGroup(id: string): ScreeningGroup | undefined;
 }
 
-/** A report the mock holds. */
-export interface MockReport {
-  /** Report identifier (uuid), as in `reports.retrieve(id)`. */
-  id: string;
-  /** `individual` (one applicant) or `household` (the whole group). */
-  kind: 'individual' | 'household';
-  /** The applicant group the report belongs to. */
-  applicantGroupId: string;
-  /** `null` for household reports. */
-  applicantId: string | null;
-  /** Creation time on the mock clock, epoch ms. */
-  createdAt: number;
-  /** Whether the report data expired (`expire(id)`): reading it answers 410. */
-  expired: boolean;
-  /** The income report data served in the report detail. */
-  data: IncomeReportData;
-}
+/** A report the mock holds: its record without what only the PDF rendering needs. */
+export type MockReport = Omit<ReportRecord, 'pdfLines' | 'pdfTitle'>;
 
 /** Reports of applicant groups, and report expiry for both families. */
 export interface ReportControls {
