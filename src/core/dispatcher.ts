@@ -1,7 +1,11 @@
 /**
- * Connection pools. API calls go to one origin, so they get a keep-alive `Pool` (measured here
- * about twice as fast as an `Agent`); anything else (pre-signed PDF links) shares a lazy `Agent`.
- * A caller's own dispatcher is used for everything and never closed by us.
+ * Connection pools. API calls go to one origin, so they get a keep-alive `Pool`, pipelining off
+ * (one request per connection at a time: a slow response never holds up the ones queued behind
+ * it). Driven through `dispatcher.request()`/`dispatch()` directly, a Pool and an Agent came out
+ * within noise of each other in bench/ (docs/benchmarks.md, columns B/B' and A/A'); the Pool stays
+ * because it needs no per-request origin lookup and its connection cap belongs to the API alone.
+ * Anything else (pre-signed PDF links) shares a lazy `Agent`. A caller's own dispatcher is used for
+ * everything and never closed by us.
  */
 import { Agent, type Dispatcher, Pool } from 'undici';
 

@@ -1,0 +1,5 @@
+/** The SDK as the cold-start benchmark bundles it: the package entry, plus the pieces timed alone. */
+
+export { fastCheck } from '../src/core/compiled.js';
+export * from '../src/index.js';
+export { incomeReportDetailSchema, reportDetailSchema } from '../src/schemas/reports.js';

@@ -1,0 +1,351 @@
+/**
+ * `npm run bench`: throughput of the SDK against raw undici and fetch, memory of a long list
+ * walk, and cold start, all in one run against a plain node:http server in a child process.
+ * Prints the tables and the ratios, and writes them into docs/benchmarks.md (between the
+ * `bench:results` markers; the rest of that page is prose about the results).
+ *
+ *   node --expose-gc --import tsx bench/run.ts [--rounds 5] [--duration 350] [--quick] [--no-docs]
+ */
+import { type ChildProcess, execFile, fork } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { WorkerReply, WorkerRequest } from './client-worker.js';
+import type { ColdResult, SchemaColdResult } from './cold-child.js';
+import { BUNDLES, buildBundles, median, type Sample, startServer } from './harness.js';
+import type { MemoryResult } from './memory.js';
+
+const run = promisify(execFile);
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+interface Options {
+  rounds: number;
+  durationMs: number;
+  coldRuns: number;
+  docs: boolean;
+}
+
+function parseOptions(argv: string[]): Options {
+  const value = (name: string) => {
+    const at = argv.indexOf(name);
+    return at === -1 ? undefined : Number(argv[at + 1]);
+  };
+  const quick = argv.includes('--quick');
+  return {
+    rounds: value('--rounds') ?? (quick ? 2 : 5),
+    durationMs: value('--duration') ?? (quick ? 200 : 350),
+    coldRuns: value('--cold-runs') ?? (quick ? 2 : 5),
+    docs: !argv.includes('--no-docs'),
+  };
+}
+
+const ENDPOINTS = ['small', 'report'] as const;
+type Endpoint = (typeof ENDPOINTS)[number];
+const ENDPOINT_LABEL: Record<Endpoint, string> = {
+  small: 'list page (2 groups, ~2.4 KB)',
+  report: 'income report (~60 KB)',
+};
+const CONCURRENCY = [1, 16, 64] as const;
+const KEYS = ['A', 'A_agent', 'B', 'B_agent', 'C', 'D'] as const;
+type Key = (typeof KEYS)[number];
+const LABEL: Record<Key, string> = {
+  A: 'A SDK',
+  A_agent: "A' SDK on Agent",
+  B: 'B undici Pool',
+  B_agent: "B' undici Agent",
+  C: 'C fetch',
+  D: 'D fetch+zod',
+};
+
+type Cell = `${Endpoint}:${number}:${Key}`;
+
+/** A contender's worker process (see client-worker.ts). */
+class Worker {
+  readonly #child: ChildProcess;
+  readonly #replies: WorkerReply[] = [];
+  #pending: ((reply: WorkerReply) => void) | undefined;
+
+  constructor(key: Key, origin: string) {
+    this.#child = fork(here('./client-worker.ts'), [key, origin], {
+      execArgv: ['--expose-gc', '--import', 'tsx'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    this.#child.on('message', (reply: WorkerReply) => {
+      const pending = this.#pending;
+      this.#pending = undefined;
+      if (pending) pending(reply);
+      else this.#replies.push(reply);
+    });
+  }
+
+  /** Waits for the next reply (after sending `request`, if any). */
+  ask(request?: WorkerRequest): Promise<WorkerReply> {
+    if (request) this.#child.send(request);
+    const early = this.#replies.shift();
+    if (early) return Promise.resolve(early);
+    return new Promise((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`A benchmark worker exited (code ${code})`));
+      this.#child.once('exit', onExit);
+      this.#pending = (reply) => {
+        this.#child.off('exit', onExit);
+        resolve(reply);
+      };
+    });
+  }
+
+  kill(): void {
+    if (this.#child.exitCode === null) this.#child.kill();
+  }
+}
+
+async function throughput(origin: string, options: Options, log: (line: string) => void) {
+  const workers = Object.fromEntries(KEYS.map((key) => [key, new Worker(key, origin)])) as Record<
+    Key,
+    Worker
+  >;
+  const samples = new Map<Cell, Sample[]>();
+  try {
+    for (const key of KEYS) await workers[key].ask(); // ready
+    // Warm-up, one contender at a time: JIT, sockets, the token, the schemas' first parses.
+    for (const key of KEYS) await workers[key].ask({ type: 'warm' });
+    for (let round = 0; round < options.rounds; round++) {
+      const started = performance.now();
+      for (const endpoint of ENDPOINTS) {
+        for (const concurrency of CONCURRENCY) {
+          // Rotate the order every round so that no contender always runs after the same one.
+          for (let i = 0; i < KEYS.length; i++) {
+            const key = KEYS[(i + round) % KEYS.length] as Key;
+            const reply = await workers[key].ask({
+              type: 'measure',
+              endpoint,
+              concurrency,
+              durationMs: options.durationMs,
+            });
+            if (reply.type !== 'sample') throw new Error(`Unexpected reply ${reply.type}`);
+            const cell: Cell = `${endpoint}:${concurrency}:${key}`;
+            samples.set(cell, [...(samples.get(cell) ?? []), reply.sample]);
+          }
+        }
+      }
+      log(
+        `  round ${round + 1}/${options.rounds} done in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    }
+    for (const key of KEYS) await workers[key].ask({ type: 'close' });
+  } finally {
+    for (const key of KEYS) workers[key].kill();
+  }
+  const rps = (endpoint: Endpoint, concurrency: number, key: Key) =>
+    median((samples.get(`${endpoint}:${concurrency}:${key}`) ?? []).map((s) => s.rps));
+  const cpu = (endpoint: Endpoint, concurrency: number, key: Key) =>
+    median((samples.get(`${endpoint}:${concurrency}:${key}`) ?? []).map((s) => s.cpuUs));
+  return { rps, cpu };
+}
+
+async function memory(origin: string): Promise<MemoryResult> {
+  const { stdout } = await run(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', here('./memory.ts'), origin],
+    {
+      cwd: here('..'),
+    },
+  );
+  return JSON.parse(stdout) as MemoryResult;
+}
+
+async function coldStart(origin: string, runs: number) {
+  const { coldChild: child, sdk: sdkBundle } = BUNDLES;
+  const calls = new Map<string, ColdResult[]>();
+  const schemas = new Map<string, SchemaColdResult[]>();
+  const exec = async (args: string[]) =>
+    (await run(process.execPath, [child, ...args], { cwd: here('..') })).stdout;
+  // Interleaved, each in a fresh process.
+  for (let i = 0; i < runs; i++) {
+    for (const mode of ['raw', 'sdk']) {
+      const result = JSON.parse(await exec([mode, origin, sdkBundle])) as ColdResult;
+      calls.set(mode, [...(calls.get(mode) ?? []), result]);
+    }
+    for (const mode of SCHEMA_MODES) {
+      const result = JSON.parse(await exec([mode.key, origin, sdkBundle])) as SchemaColdResult;
+      schemas.set(mode.key, [...(schemas.get(mode.key) ?? []), result]);
+    }
+  }
+  const summary = (mode: string, label: string) => {
+    const list = calls.get(mode) ?? [];
+    return {
+      label,
+      importMs: median(list.map((r) => r.importMs)),
+      firstListMs: median(list.map((r) => r.firstListMs)),
+      firstReportMs: median(list.map((r) => r.firstReportMs)),
+      listAt: median(list.map((r) => r.listAt)),
+    };
+  };
+  return {
+    calls: [summary('raw', 'raw undici + JSON.parse'), summary('sdk', 'SDK (validated)')],
+    schemas: SCHEMA_MODES.map((mode) => {
+      const list = schemas.get(mode.key) ?? [];
+      return {
+        label: mode.label,
+        buildMs: median(list.map((r) => r.buildMs)),
+        firstMs: median(list.map((r) => r.firstMs)),
+        nextMs: median(list.map((r) => r.nextMs)),
+      };
+    }),
+  };
+}
+
+const SCHEMA_MODES = [
+  { key: 'schema-runtime', label: 'zod `safeParse` (JIT)' },
+  { key: 'schema-zcompile', label: '`z.compile` then `safeParse`' },
+  { key: 'schema-fast', label: 'SDK fast check (`src/core/compiled.ts`)' },
+] as const;
+
+const fmt = (n: number, digits = 0) =>
+  Number.isFinite(n)
+    ? n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : 'n/a';
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+function packageVersion(name: string): string {
+  const path = fileURLToPath(new URL(`../node_modules/${name}/package.json`, import.meta.url));
+  return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const wallStart = performance.now();
+  const cpu = cpus();
+  const machine = `${cpu[0]?.model.trim() ?? 'unknown CPU'}, ${cpu.length} cores, ${Math.round(totalmem() / 2 ** 30)} GB RAM, ${process.platform} ${process.arch}`;
+  const stack = `Node ${process.version}, undici ${packageVersion('undici')}, zod ${packageVersion('zod')}`;
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  log(`applicant-verification benchmarks: ${machine}; ${stack}`);
+
+  await buildBundles();
+  const server = await startServer();
+  log(
+    `server (child process ${server.child.pid}) on ${server.origin}; report body ${server.reportBytes} B, list body ${server.smallListBytes} B`,
+  );
+  let table: Awaited<ReturnType<typeof throughput>>;
+  let mem: MemoryResult;
+  let cold: Awaited<ReturnType<typeof coldStart>>;
+  try {
+    log(
+      `throughput: ${options.rounds} rounds x ${ENDPOINTS.length * CONCURRENCY.length * KEYS.length} cells x ${options.durationMs} ms`,
+    );
+    table = await throughput(server.origin, options, log);
+    log('memory: for await over 10,000 groups');
+    mem = await memory(server.origin);
+    log(`cold start: ${options.coldRuns} runs of each mode`);
+    cold = await coldStart(server.origin, options.coldRuns);
+  } finally {
+    await server.stop();
+  }
+
+  const lines: string[] = [];
+  lines.push(
+    `Measured ${date} UTC on ${machine}; ${stack}. Server: node:http in a child process on 127.0.0.1.`,
+  );
+  lines.push(
+    `Each cell: the median of ${options.rounds} interleaved rounds of ${options.durationMs} ms; requests/s (wall clock) and client CPU per request (user + system of the client process).`,
+  );
+  lines.push('');
+  lines.push(`| endpoint | conc. | ${KEYS.map((key) => LABEL[key]).join(' | ')} | A/B | A/C | A/D |`);
+  lines.push(`|---|--:|${KEYS.map(() => '--:|').join('')}--:|--:|--:|`);
+  for (const endpoint of ENDPOINTS) {
+    for (const concurrency of CONCURRENCY) {
+      const r = (key: Key) => table.rps(endpoint, concurrency, key);
+      lines.push(
+        `| ${ENDPOINT_LABEL[endpoint]} | ${concurrency} | ${KEYS.map((key) => fmt(r(key))).join(' | ')} | ${fmt(r('A') / r('B'), 2)} | ${fmt(r('A') / r('C'), 2)} | ${fmt(r('A') / r('D'), 2)} |`,
+      );
+    }
+  }
+  lines.push('');
+  lines.push('Client CPU per request (µs), same cells:');
+  lines.push('');
+  lines.push(`| endpoint | conc. | ${KEYS.map((key) => LABEL[key]).join(' | ')} |`);
+  lines.push(`|---|--:|${KEYS.map(() => '--:|').join('')}`);
+  for (const endpoint of ENDPOINTS) {
+    for (const concurrency of CONCURRENCY) {
+      lines.push(
+        `| ${ENDPOINT_LABEL[endpoint]} | ${concurrency} | ${KEYS.map((key) => fmt(table.cpu(endpoint, concurrency, key))).join(' | ')} |`,
+      );
+    }
+  }
+  lines.push('');
+  const growth = mem.heapAfter - mem.heapBefore;
+  lines.push(
+    `Memory: \`for await\` over ${fmt(mem.items)} applicant groups (${mem.pages} pages of 25) in ${fmt(mem.ms)} ms: heap ${mb(mem.heapBefore)} before, ${mb(mem.heapAfter)} after (growth ${mb(growth)}), peak ${mb(mem.heapPeak)} during; holding all of them (\`toArray()\`) retains ${mb(mem.heapHoldingAll)}.`,
+  );
+  lines.push('');
+  lines.push(
+    `Cold start (median of ${options.coldRuns} fresh processes; the SDK bundled as tsup builds it):`,
+  );
+  lines.push('');
+  lines.push(
+    '| mode | import | import → first list page | process start → first list page | then first 60 KB report |',
+  );
+  lines.push('|---|--:|--:|--:|--:|');
+  for (const row of cold.calls) {
+    lines.push(
+      `| ${row.label} | ${fmt(row.importMs, 1)} ms | ${fmt(row.firstListMs, 1)} ms | ${fmt(row.listAt, 1)} ms | ${fmt(row.firstReportMs, 1)} ms |`,
+    );
+  }
+  lines.push('');
+  lines.push(
+    'The income report schema alone, in a fresh process (build, first check of the 60 KB body, mean of the next 20):',
+  );
+  lines.push('');
+  lines.push('| validator | build | first | next |');
+  lines.push('|---|--:|--:|--:|');
+  for (const row of cold.schemas) {
+    lines.push(
+      `| ${row.label} | ${fmt(row.buildMs, 2)} ms | ${fmt(row.firstMs, 2)} ms | ${fmt(row.nextMs * 1000, 0)} µs |`,
+    );
+  }
+  lines.push('');
+  const rps = table.rps;
+  const targets: Array<[string, number, number, string]> = [
+    ['A/B small list, concurrency 16', rps('small', 16, 'A') / rps('small', 16, 'B'), 0.85, '≥ 0.85'],
+    ['A/C small list, concurrency 16', rps('small', 16, 'A') / rps('small', 16, 'C'), 3, '≥ 3'],
+    ['A/C small list, concurrency 64', rps('small', 64, 'A') / rps('small', 64, 'C'), 3, '≥ 3'],
+    ['A/B 60 KB report, concurrency 16', rps('report', 16, 'A') / rps('report', 16, 'B'), 0.8, '≥ 0.8'],
+  ];
+  lines.push('| target | measured | goal | |');
+  lines.push('|---|--:|--:|---|');
+  for (const [name, value, goal, text] of targets) {
+    lines.push(`| ${name} | ${fmt(value, 2)} | ${text} | ${value >= goal ? 'met' : 'MISSED'} |`);
+  }
+  const heapOk = growth < 20 * 1024 * 1024;
+  lines.push(
+    `| heap growth over 10,000 listed groups | ${mb(growth)} | < 20 MB | ${heapOk ? 'met' : 'MISSED'} |`,
+  );
+  const output = lines.join('\n');
+
+  process.stdout.write(`\n${output}\n\n`);
+  log(`total ${((performance.now() - wallStart) / 1000).toFixed(1)} s`);
+
+  if (options.docs) {
+    const docs = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
+    const start = '<!-- bench:results:start -->';
+    const end = '<!-- bench:results:end -->';
+    let page: string;
+    try {
+      page = readFileSync(docs, 'utf8');
+    } catch {
+      page = `# Benchmarks\n\nRun \`npm run bench\`.\n\n## Results\n\n${start}\n${end}\n`;
+    }
+    const from = page.indexOf(start);
+    const to = page.indexOf(end);
+    const block = `${start}\n${output}\n${end}`;
+    page =
+      from !== -1 && to > from
+        ? `${page.slice(0, from)}${block}${page.slice(to + end.length)}`
+        : `${page}\n${block}\n`;
+    writeFileSync(docs, page);
+    log('wrote docs/benchmarks.md');
+  }
+}
+
+await main();
