@@ -22,7 +22,12 @@ import type { Logger } from './log.js';
 import { maskText } from './redact.js';
 import { BACKOFF, backoffMs, failureOf, type RetrySafety, retryAfterMs, retryVerdict } from './retry.js';
 import { sleep } from './sleep.js';
-import { type Transport, type TransportResponse, toConnectionError } from './transport.js';
+import {
+  type Transport,
+  type TransportResponse,
+  TransportTimeoutError,
+  toConnectionError,
+} from './transport.js';
 import { parseRequest, parseResponse, type ValidationMode } from './validate.js';
 
 /** Options every method takes as its last argument. */
@@ -93,6 +98,8 @@ export interface Call<S extends z.ZodType> {
 /** A call after its inputs were checked: the query is wire-ready. */
 type PreparedCall<S extends z.ZodType> = Omit<Call<S>, 'query'> & {
   query: Record<string, string> | undefined;
+  /** The query string to send: `''` or `?name=value&...`, built once per call. */
+  search: string;
 };
 
 const EMPTY_BODY = Symbol('empty body');
@@ -134,10 +141,14 @@ function decodeErrorBody(body: Buffer): unknown {
 /** Sends calls described by resources. */
 export class HttpCore {
   readonly #config: HttpCoreConfig;
+  /** Whether debug lines are written: they are built (paths masked) only then. */
+  readonly #debug: boolean;
   #tokens: TokenSource | undefined;
 
   constructor(config: HttpCoreConfig) {
     this.#config = config;
+    const level = (config.logger as { level?: unknown }).level;
+    this.#debug = level === undefined || level === 'debug';
   }
 
   /** The logger, for resources and helpers that report through the same channel. */
@@ -217,7 +228,9 @@ export class HttpCore {
     const body = call.bodySchema
       ? parseRequest(call.bodySchema, call.body, 'Invalid request body')
       : call.body;
-    return { ...call, path, query: query && Object.keys(query).length > 0 ? query : undefined, body };
+    const wireQuery = query && Object.keys(query).length > 0 ? query : undefined;
+    const search = wireQuery ? `?${new URLSearchParams(wireQuery).toString()}` : '';
+    return { ...call, path, query: wireQuery, search, body };
   }
 
   /** Resolves a URL the API handed out (a PDF link) against the base URL. */
@@ -248,9 +261,8 @@ export class HttpCore {
   }
 
   #displayPath(call: PreparedCall<z.ZodType>): string {
-    const query = call.query ? new URLSearchParams(call.query).toString() : '';
     const path = isAbsolute(call.path) ? new URL(call.path).pathname : call.path;
-    return maskText(query ? `${path}?${query}` : path);
+    return maskText(`${path}${call.search}`);
   }
 
   async #attempt(
@@ -266,8 +278,7 @@ export class HttpCore {
       origin = url.origin;
       path = `${url.pathname}${url.search}`;
     } else {
-      const query = call.query ? new URLSearchParams(call.query).toString() : '';
-      path = `${config.basePath}${call.path}${query ? `?${query}` : ''}`;
+      path = `${config.basePath}${call.path}${call.search}`;
     }
     const headers: Record<string, string> = { ...config.defaultHeaders, ...call.options?.headers };
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
@@ -280,10 +291,10 @@ export class HttpCore {
     const timeoutMs = call.options?.timeout ?? config.timeout;
     const userSignal = call.options?.signal;
     if (userSignal?.aborted) throw new APIUserAbortError();
-    const timer = new AbortController();
-    const timeout = setTimeout(() => timer.abort(), timeoutMs);
-    const signal = userSignal ? AbortSignal.any([userSignal, timer.signal]) : timer.signal;
+    // The transport enforces the deadline (no AbortController and timer of our own per attempt);
+    // time spent waiting for a limiter slot counts against it, as before.
     const started = performance.now();
+    const deadline = started + timeoutMs;
     try {
       const response = await config.limiter.run(async () => {
         const answer = await config.transport({
@@ -292,35 +303,38 @@ export class HttpCore {
           path,
           headers,
           body,
-          signal,
+          signal: userSignal,
+          timeout: deadline - performance.now(),
           maxResponseBytes: config.maxResponseBytes,
         });
         // Pause the whole client before this slot frees, so no queued request slips through.
         if (answer.status === 429) config.limiter.pauseFor(retryAfterMs(answer.headers) ?? BACKOFF.initialMs);
         return answer;
       }, userSignal);
-      config.logger.debug(`${call.method} ${this.#displayPath(call)} → ${response.status}`, {
-        attempt: retry + 1,
-        durationMs: Math.round(performance.now() - started),
-        requestId: response.headers['x-request-id'],
-      });
+      if (this.#debug) {
+        config.logger.debug(`${call.method} ${this.#displayPath(call)} → ${response.status}`, {
+          attempt: retry + 1,
+          durationMs: Math.round(performance.now() - started),
+          requestId: response.headers['x-request-id'],
+        });
+      }
       return response;
     } catch (error) {
       if (userSignal?.aborted) throw new APIUserAbortError();
-      if (timer.signal.aborted) {
+      if (error instanceof TransportTimeoutError) {
         throw new APIConnectionTimeoutError(`Request timed out after ${timeoutMs} ms (timeout).`, {
           cause: error,
         });
       }
       if (error instanceof APIUserAbortError || error instanceof ResponseTooLargeError) throw error;
       const connectionError = toConnectionError(error);
-      config.logger.debug(`${call.method} ${this.#displayPath(call)} failed: ${connectionError.message}`, {
-        attempt: retry + 1,
-        durationMs: Math.round(performance.now() - started),
-      });
+      if (this.#debug) {
+        config.logger.debug(`${call.method} ${this.#displayPath(call)} failed: ${connectionError.message}`, {
+          attempt: retry + 1,
+          durationMs: Math.round(performance.now() - started),
+        });
+      }
       throw connectionError;
-    } finally {
-      clearTimeout(timeout);
     }
   }
 
@@ -350,7 +364,7 @@ export class HttpCore {
       value,
       this.#config.validation,
       this.#config.logger,
-      `Unexpected response to ${call.method} ${this.#displayPath(call)}`,
+      () => `Unexpected response to ${call.method} ${this.#displayPath(call)}`,
     );
     return { data, response: info };
   }

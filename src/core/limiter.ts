@@ -28,7 +28,13 @@ export class Limiter {
   }
 
   /** Runs `task` when a slot is free and no pause is in force. */
-  async run<T>(task: () => Promise<T>, signal?: AbortSignal | null): Promise<T> {
+  run<T>(task: () => Promise<T>, signal?: AbortSignal | null): Promise<T> {
+    // An unlimited client outside a 429 pause has nothing to wait for: skip the bookkeeping.
+    if (this.#max === Number.POSITIVE_INFINITY && this.#pausedUntil <= Date.now()) return task();
+    return this.#paced(task, signal);
+  }
+
+  async #paced<T>(task: () => Promise<T>, signal?: AbortSignal | null): Promise<T> {
     await this.#pauseOver(signal);
     if (this.#active >= this.#max) await new Promise<void>((resolve) => this.#waiting.push(resolve));
     else this.#active++;

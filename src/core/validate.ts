@@ -3,6 +3,7 @@
  * before they reach the caller. Synchronous `safeParse` only: zod's JIT serves sync parsing.
  */
 import type { z } from 'zod';
+import { safeParseFast } from './compiled.js';
 import { issuesFromZod, RequestValidationError, ResponseValidationError } from './errors.js';
 import type { Logger } from './log.js';
 
@@ -25,11 +26,15 @@ export function parseResponse<S extends z.ZodType>(
   body: unknown,
   mode: ValidationMode = 'strict',
   logger?: Logger,
-  context?: string,
+  context?: string | (() => string),
 ): z.output<S> {
-  const result = schema.safeParse(body);
+  const result = safeParseFast(schema, body);
   if (result.success) return result.data;
-  const error = new ResponseValidationError(issuesFromZod(result.error), body, context);
+  const error = new ResponseValidationError(
+    issuesFromZod(result.error),
+    body,
+    typeof context === 'function' ? context() : context,
+  );
   if (mode === 'strict') throw error;
   logger?.warn(`${error.message} (validation: 'warn', returning the body as received)`);
   // In 'warn' mode the caller asked for the body as received, whatever its shape.

@@ -3,6 +3,7 @@
  * `report_type`: income data is typed, any other type is kept as a record rather than rejected.
  */
 import { z } from 'zod';
+import { fastCheck, setFastCheck } from '../core/compiled.js';
 import { dateTimeSchema, idSchema, isRecord } from './common.js';
 import { incomeReportDataSchema } from './income-report.js';
 
@@ -90,6 +91,14 @@ export const reportDetailSchema = z.unknown().transform((value, ctx): ReportDeta
   // `input` is optional, so re-raising them keeps their codes, messages and paths intact.
   for (const issue of result.error.issues) ctx.issues.push(issue as z.core.$ZodRawIssue);
   return z.NEVER;
+});
+
+// The dispatch above is opaque to the response fast path (core/compiled.ts), so declare it: a
+// detail that passes its type's compiled check is what the transform returns, unchanged.
+setFastCheck(reportDetailSchema, (value) => {
+  const schema =
+    isRecord(value) && value.report_type === 'income' ? incomeReportDetailSchema : otherReportDetailSchema;
+  return fastCheck(schema)?.(value) === true;
 });
 
 /** Whether a report detail is an income report, narrowing its `data` to {@link IncomeReportData}. */
