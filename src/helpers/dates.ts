@@ -4,31 +4,27 @@
  * into one ISO form, and turn `created_at_timestamp` (seconds or milliseconds) into a `Date`.
  */
 
+/** English month names, January first: the long written form of the spec's dates. */
+export const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+] as const;
+
+// Full names, three-letter abbreviations and `Sept`, lower-cased, to month numbers.
 const MONTHS: ReadonlyMap<string, number> = new Map([
-  ['january', 1],
-  ['jan', 1],
-  ['february', 2],
-  ['feb', 2],
-  ['march', 3],
-  ['mar', 3],
-  ['april', 4],
-  ['apr', 4],
-  ['may', 5],
-  ['june', 6],
-  ['jun', 6],
-  ['july', 7],
-  ['jul', 7],
-  ['august', 8],
-  ['aug', 8],
-  ['september', 9],
+  ...MONTH_NAMES.map((name, index): [string, number] => [name.toLowerCase(), index + 1]),
+  ...MONTH_NAMES.map((name, index): [string, number] => [name.slice(0, 3).toLowerCase(), index + 1]),
   ['sept', 9],
-  ['sep', 9],
-  ['october', 10],
-  ['oct', 10],
-  ['november', 11],
-  ['nov', 11],
-  ['december', 12],
-  ['dec', 12],
 ]);
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -14,6 +14,7 @@
  * - `monthly_income` of a stream is its typical amount per pay times pays per year over 12;
  *   for a non-recurring stream, its total spread over the months of history.
  */
+import { MONTH_NAMES } from '../helpers/dates.js';
 import type {
   BankConnection,
   CriteriaRuleResult,
@@ -92,20 +93,6 @@ function dollars(cents: number): number {
 }
 
 const DAY_MS = 86_400_000;
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
 
 /** Midnight UTC of the given instant's UTC day; all report dates are calendar days in UTC. */
 function utcDay(date: Date): Date {
@@ -142,7 +129,7 @@ function slashDate(date: Date): string {
 
 /** `January 5, 2024`: paystub dates and payroll employment dates. */
 function longDate(date: Date): string {
-  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
+  return `${MONTH_NAMES[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
 }
 
 // ---------------------------------------------------------------------------------------------

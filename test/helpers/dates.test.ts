@@ -1,21 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MILLISECONDS_THRESHOLD, toDate, toIsoDate } from '../../src/helpers/index.js';
-
-const MONTH_NAMES = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
+import { MILLISECONDS_THRESHOLD, MONTH_NAMES, toDate, toIsoDate } from '../../src/helpers/index.js';
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
