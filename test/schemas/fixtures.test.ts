@@ -11,7 +11,7 @@ import {
   screeningGroupListResponseSchema,
   screeningGroupSchema,
 } from '../../src/schemas/index.js';
-import { DELETE, type FixtureName, loadFixture, withValue } from '../fixtures/load.js';
+import { DELETE, FIXTURE_SCHEMAS, loadFixture, withValue } from '../fixtures/load.js';
 
 /** Parses a body and returns the issue paths of the ResponseValidationError it must raise. */
 function failingPaths(schema: Parameters<typeof parseResponse>[0], body: unknown): string[] {
@@ -26,15 +26,7 @@ function failingPaths(schema: Parameters<typeof parseResponse>[0], body: unknown
   throw new Error('expected the body to be rejected');
 }
 
-const cases: Array<[FixtureName, Parameters<typeof parseResponse>[0]]> = [
-  ['applicant-group', applicantGroupSchema],
-  ['applicant-group-list', applicantGroupListResponseSchema],
-  ['reports-list', applicantGroupReportsSchema],
-  ['income-report', reportDetailSchema],
-  ['identity-report', reportDetailSchema],
-  ['screening-group', screeningGroupSchema],
-  ['screening-group-list', screeningGroupListResponseSchema],
-];
+const cases = FIXTURE_SCHEMAS;
 
 describe('every fixture', () => {
   it.each(cases)('%s parses and survives unchanged, unknown fields included', (name, schema) => {

@@ -31,7 +31,7 @@ import {
   verificationReportSchema,
   verificationSchema,
 } from '../../src/schemas/index.js';
-import { type FixtureName, loadFixture, withValue } from '../fixtures/load.js';
+import { FIXTURE_SCHEMAS, loadFixture, withValue } from '../fixtures/load.js';
 
 type AnySchema = Parameters<typeof parseResponse>[0];
 
@@ -120,15 +120,7 @@ function pathsIn(value: unknown, prefix: Array<string | number> = []): Array<Arr
   return out;
 }
 
-const fixtureSchemas: Array<[FixtureName, AnySchema]> = [
-  ['applicant-group', applicantGroupSchema],
-  ['applicant-group-list', applicantGroupListResponseSchema],
-  ['reports-list', applicantGroupReportsSchema],
-  ['income-report', reportDetailSchema],
-  ['identity-report', reportDetailSchema],
-  ['screening-group', screeningGroupSchema],
-  ['screening-group-list', screeningGroupListResponseSchema],
-];
+const fixtureSchemas = FIXTURE_SCHEMAS;
 
 describe('a fixture with one value replaced', () => {
   it.each(fixtureSchemas)('%s: parses, or fails only at or under the replaced path', (name, schema) => {
