@@ -104,7 +104,11 @@ export function createHandlers(
     });
   };
 
-  const createApplicantGroupRoute = async ({ request }: RouteRequest): Promise<Response> => {
+  const lagLists = (fault: RouteRequest['fault'], groupId: string): void => {
+    if (fault && 'listLagMs' in fault) store.hideFromLists(groupId, fault.listLagMs);
+  };
+
+  const createApplicantGroupRoute = async ({ request, fault }: RouteRequest): Promise<Response> => {
     const body = await readJson(request);
     if (!body.ok) return body.response;
     const parsed = validate(applicantGroupCreateSchema, body.value);
@@ -119,7 +123,9 @@ export function createHandlers(
         fields: missing,
       });
     }
-    return jsonResponse(serializeApplicantGroup(createApplicantGroup(context, parsed.value), clock.now()));
+    const group = createApplicantGroup(context, parsed.value);
+    lagLists(fault, group.id);
+    return jsonResponse(serializeApplicantGroup(group, clock.now()));
   };
 
   const listReports = ({ params }: RouteRequest): Response => {
@@ -154,7 +160,7 @@ export function createHandlers(
     });
   };
 
-  const createScreeningGroupRoute = async ({ request }: RouteRequest): Promise<Response> => {
+  const createScreeningGroupRoute = async ({ request, fault }: RouteRequest): Promise<Response> => {
     const body = await readJson(request);
     if (!body.ok) return body.response;
     const parsed = validate(screeningGroupCreateSchema, body.value);
@@ -170,6 +176,7 @@ export function createHandlers(
       });
     }
     const group = createScreeningGroup(context, parsed.value);
+    lagLists(fault, group.id);
     return jsonResponse(serializeScreeningGroup(group, clock.now(), { appendUnit: true }));
   };
 

@@ -23,6 +23,8 @@ export interface RouteRequest {
   request: Request;
   url: URL;
   params: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** The fault this request took, if any: routes that create groups apply a list lag. */
+  fault?: Fault | undefined;
 }
 
 /** What the pipeline needs from the mock. */
@@ -96,18 +98,22 @@ export function pipeline(
     if (fault && 'latencyMs' in fault && fault.latencyMs) {
       if (!(await wait(fault.latencyMs))) return HttpResponse.error();
     }
-    if (fault && 'status' in fault) return tag(faultStatusResponse(fault));
+    if (fault && 'commitDelayMs' in fault) {
+      if (!(await wait(fault.commitDelayMs))) return HttpResponse.error();
+    }
+    if (fault && 'status' in fault && fault.afterCommit !== true) return tag(faultStatusResponse(fault));
     if (fault && 'reset' in fault && fault.reset === 'before') return HttpResponse.error();
 
     let response: Response;
     try {
-      response = await route({ request, url, params });
+      response = await route({ request, url, params, fault });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       response = errorResponse(500, `The mock failed to handle the request: ${message}`);
     }
     if (!fault) return tag(response);
 
+    if ('status' in fault) return tag(faultStatusResponse(fault));
     if ('reset' in fault) return HttpResponse.error();
     if ('delayAfterMs' in fault && !(await wait(fault.delayAfterMs))) return HttpResponse.error();
     if ('malformedJson' in fault) return tag(await malformed(response));
