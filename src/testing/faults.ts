@@ -4,6 +4,7 @@
  * Faults are taken in arrival order from every request the mock receives (auth, API and PDF
  * downloads alike); narrow them with `match` when a test needs a specific route.
  */
+import { z } from 'zod';
 
 /**
  * Answer with this status and a JSON error body. By default the request is not processed; with
@@ -120,6 +121,33 @@ export interface PendingFault {
   /** Requests it will still affect. */
   remaining: number;
 }
+
+const nonNegative = z.number().finite().nonnegative();
+const optionalLatency = { latencyMs: nonNegative.optional() };
+
+/** The fault kinds as JSON (the control API's `POST /__mock/faults` takes the same specs). */
+export const faultSchema: z.ZodType<Fault> = z.union([
+  z.strictObject({
+    status: z.number().int().min(100).max(599),
+    afterCommit: z.boolean().optional(),
+    retryAfter: nonNegative.optional(),
+    retryAfterMs: nonNegative.optional(),
+    body: z.unknown().optional(),
+    ...optionalLatency,
+  }),
+  z.strictObject({ reset: z.enum(['before', 'after']), ...optionalLatency }),
+  z.strictObject({ delayAfterMs: nonNegative, ...optionalLatency }),
+  z.strictObject({ malformedJson: z.literal(true), ...optionalLatency }),
+  z.strictObject({ truncated: z.literal(true), ...optionalLatency }),
+  z.strictObject({ commitDelayMs: nonNegative }),
+  z.strictObject({ listLagMs: nonNegative }),
+  z.strictObject({ latencyMs: nonNegative }),
+]);
+
+/** A fault match as JSON: `path` is a prefix (a RegExp cannot travel in JSON). */
+export const faultMatchSchema = z
+  .strictObject({ method: z.string().min(1).optional(), path: z.string().min(1).optional() })
+  .optional();
 
 /** Public fault controls of a mock. */
 export interface MockFaults {

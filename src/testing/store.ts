@@ -236,6 +236,18 @@ export class MockStore {
     return true;
   }
 
+  /** Forgets every record (the mock's `reset()`). */
+  clear(): void {
+    this.applicantGroups.length = 0;
+    this.screeningGroups.length = 0;
+    this.reports.length = 0;
+    this.#applicantGroupsById.clear();
+    this.#screeningGroupsById.clear();
+    this.#reportsById.clear();
+    this.#members.clear();
+    this.#listedFrom.clear();
+  }
+
   /** Stores a new applicant group and indexes its applicants. */
   addApplicantGroup(group: ApplicantGroupRecord): void {
     this.applicantGroups.push(group);
