@@ -66,13 +66,13 @@ export interface APIErrorInit {
 }
 
 function messageFromBody(body: unknown): string | undefined {
-  if (typeof body === 'string') return body.length > 0 ? body.slice(0, 200) : undefined;
+  if (typeof body === 'string') return body.length > 0 ? capText(body, 300) : undefined;
   if (body && typeof body === 'object') {
     const record = body as Record<string, unknown>;
     for (const key of ['message', 'error', 'detail', 'errors']) {
       const value = record[key];
-      if (typeof value === 'string') return value;
-      if (value !== undefined) return JSON.stringify(value).slice(0, 300);
+      if (typeof value === 'string') return capText(value, 500);
+      if (value !== undefined) return capText(JSON.stringify(value), 300);
     }
   }
   return undefined;

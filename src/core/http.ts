@@ -198,6 +198,12 @@ function excerpt(body: Buffer): string {
   return body.length > 2_000 ? `${text}… [truncated: ${body.length} bytes in all]` : text;
 }
 
+/** The message detail of an error body too big to parse: its start, and its size. */
+function oversizeDetail(body: Buffer): string | undefined {
+  if (body.length <= MAX_PARSED_ERROR_BODY) return undefined;
+  return `${body.toString('utf8', 0, 300)}… [truncated: ${body.length} bytes in all]`;
+}
+
 function decodeErrorBody(body: Buffer): unknown {
   if (body.length === 0) return undefined;
   // A huge error body is a hostile or broken server: keep a bounded excerpt, don't parse it all.
@@ -447,10 +453,13 @@ export class HttpCore {
   #statusError(call: PreparedCall<z.ZodType>, context: CallContext, response: TransportResponse): APIError {
     const status = response.status;
     const redirect = status >= 300 && status < 400 ? 'The SDK follows no redirects.' : undefined;
+    const secrets = this.#config.secrets;
+    const oversize = oversizeDetail(response.body);
     return APIError.from({
       status,
       headers: response.headers,
-      body: this.#config.secrets.scrubDeep(decodeErrorBody(response.body)),
+      body: secrets.scrubDeep(decodeErrorBody(response.body)),
+      ...(oversize === undefined ? {} : { message: secrets.scrub(oversize) }),
       method: call.method,
       path: context.path,
       context: `${context.host}, ${context.progress()}`,

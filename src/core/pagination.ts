@@ -41,6 +41,7 @@ export class Page<T> {
   readonly #longestBefore: number;
   readonly #addsNewItems: boolean;
   readonly #walk: Walk;
+  readonly #itemId: (item: T) => string | undefined;
   readonly #load: PageLoader<T>;
 
   /** @internal Built by the list methods. */
@@ -48,7 +49,13 @@ export class Page<T> {
     items: T[],
     totalCount: number | undefined,
     page: number,
-    position: { itemsBefore: number; longestBefore: number; addsNewItems: boolean; walk: Walk },
+    position: {
+      itemsBefore: number;
+      longestBefore: number;
+      addsNewItems: boolean;
+      walk: Walk;
+      itemId: (item: T) => string | undefined;
+    },
     load: PageLoader<T>,
   ) {
     this.items = items;
@@ -58,6 +65,7 @@ export class Page<T> {
     this.#longestBefore = position.longestBefore;
     this.#addsNewItems = position.addsNewItems;
     this.#walk = position.walk;
+    this.#itemId = position.itemId;
     this.#load = load;
   }
 
@@ -82,11 +90,20 @@ export class Page<T> {
     );
   }
 
-  /** Walks this page and every later one, one request per page, holding one page at a time. */
+  /** Whether `item` shows up here for the first time in the walk (items without an id always do). */
+  #isFirstSighting(item: T): boolean {
+    const id = this.#itemId(item);
+    return id === undefined || (this.#walk.firstSeen.get(id) ?? this.page) >= this.page;
+  }
+
+  /**
+   * Walks this page and every later one, one request per page, holding one page at a time. An
+   * item an earlier page already gave (a server repeating itself) is not given again.
+   */
   async *iterate(): AsyncGenerator<T, void, undefined> {
     let current: Page<T> = this;
     for (;;) {
-      yield* current.items;
+      for (const item of current.items) if (current.#isFirstSighting(item)) yield item;
       if (!current.hasNextPage()) return;
       current = await current.getNextPage();
     }
@@ -189,7 +206,7 @@ export function listPages<S extends z.ZodType, T>(core: HttpCore, call: ListCall
     const items = call.items(data);
     const totalCount = call.totalCount(data) ?? undefined;
     const addsNewItems = recordIds(items, page, walk, itemId);
-    const position = { itemsBefore, longestBefore, addsNewItems, walk };
+    const position = { itemsBefore, longestBefore, addsNewItems, walk, itemId };
     return { data: new Page(items, totalCount, page, position, load), response };
   };
   const first = typeof call.params.page === 'number' ? call.params.page : 1;
