@@ -544,7 +544,7 @@ export class HttpCore {
       }
       if (error instanceof TransportTimeoutError) {
         throw new APIConnectionTimeoutError(
-          `${context.label} timed out after ${formatDuration(attemptMs)} (${context.progress()})${error.requestSent ? '' : '; nothing was sent'}.`,
+          `${context.label} timed out after ${formatDuration(attemptMs)} (${attemptMs < timeout ? `cut short by the call's deadline, timeout ${formatDuration(timeout)}; ` : ''}${context.progress()})${error.requestSent ? '' : '; nothing was sent'}.`,
           { cause: error, requestNotSent: !error.requestSent },
         );
       }
