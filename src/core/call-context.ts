@@ -7,7 +7,7 @@ import type { Clock } from './clock.js';
 /** Rounds a duration for a message: `300 ms`, `1.2 s`, `45 s`. */
 export function formatDuration(ms: number): string {
   if (ms < 1_000) return `${Math.max(0, Math.round(ms))} ms`;
-  if (ms < 10_000) return `${(Math.round(ms / 100) / 10).toFixed(1)} s`;
+  if (ms < 10_000) return `${Math.round(ms / 100) / 10} s`;
   return `${Math.round(ms / 1_000)} s`;
 }
 
