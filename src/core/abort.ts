@@ -22,3 +22,23 @@ export function abortError(signal: AbortSignal | null | undefined, what?: string
   const said = reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : undefined;
   return new APIUserAbortError(`${subject} was aborted${said ? `: ${said}` : ''}.`, { cause: reason });
 }
+
+/** Waits for `pending` unless `signal` aborts first. */
+export async function raceAbort<T>(
+  pending: Promise<T>,
+  signal: AbortSignal | undefined,
+  what: string,
+): Promise<T> {
+  if (!signal) return pending;
+  if (signal.aborted) throw abortError(signal, what);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(abortError(signal, what));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([pending, aborted]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}

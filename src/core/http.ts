@@ -5,32 +5,32 @@
  * is named in messages `call-context.ts`.
  */
 import type { z } from 'zod';
-import { abortError } from './abort.js';
+import { abortError, raceAbort } from './abort.js';
 import { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
 import type { TokenSource } from './auth.js';
+import { type Call, fillPath, isAbsolute, mergeExtra, type PreparedCall } from './call.js';
 import { CallContext, formatDuration } from './call-context.js';
 import type { Clock } from './clock.js';
-import { type CreateRecovery, lookupBeforeResend, recoverAmbiguousCreate } from './create-recovery.js';
+import { lookupBeforeResend, recoverAmbiguousCreate } from './create-recovery.js';
+import { decodeErrorBody, excerpt, oversizeDetail } from './error-body.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
   AuthenticationError,
-  RequestValidationError,
   ResponseTooLargeError,
   ResponseValidationError,
   safeHeaders,
-  type ValidationIssue,
 } from './errors.js';
+import { checkFileURL } from './file-url.js';
 import { type Limiter, QueueTimeoutError } from './limiter.js';
 import type { Logger } from './log.js';
-import { capText, maskText } from './redact.js';
+import { maskText } from './redact.js';
 import {
   backoffMs,
   defaultDeadlineMs,
   failureOf,
   mayHaveReachedServer,
-  type RetrySafety,
   rateLimitPauseMs,
   retryVerdict,
 } from './retry.js';
@@ -43,38 +43,8 @@ import {
 } from './transport.js';
 import { parseRequest, parseResponse, type ValidationMode } from './validate.js';
 
+export type { Call, RequestOptions } from './call.js';
 export type { CreateRecovery, LookupOptions } from './create-recovery.js';
-
-/** Options every method takes as its last argument. */
-export interface RequestOptions {
-  /** Cancels the call (all attempts and waits). An `AbortSignal.timeout()` signal ends it as a timeout. */
-  signal?: AbortSignal;
-  /** Milliseconds per attempt, headers and body included. */
-  timeout?: number;
-  /** Retries after the first attempt; the token exchange's attempts count against them. */
-  maxRetries?: number;
-  /**
-   * Milliseconds the whole call may take, every attempt and wait included. Default: the client's
-   * `deadline`, else `timeout` × attempts plus the longest backoff before each retry. A create's
-   * grace window (below) runs past the default deadline, but not past one given here or on the client.
-   */
-  deadline?: number;
-  /**
-   * Creates with a `correlation_id`: after an ambiguous failure, how long (ms) to keep looking the
-   * group up before giving up with `GroupMayHaveBeenCreatedError`. Default: the client's
-   * `createGraceWindow` (30 000).
-   */
-  createGraceWindow?: number;
-  /** Extra request headers (sent to the API only, never to a PDF file host). */
-  headers?: Record<string, string>;
-  /**
-   * Body fields newer than this SDK, merged into the JSON body after validation (they are not
-   * checked; a key the SDK already knows is refused: set it in the body itself).
-   */
-  extraBody?: Record<string, unknown>;
-  /** Query parameters newer than this SDK, merged after validation (known names refused likewise). */
-  extraQuery?: Record<string, string>;
-}
 
 /** Settings HttpCore runs with, resolved by the client. */
 export interface HttpCoreConfig {
@@ -101,119 +71,13 @@ export interface HttpCoreConfig {
   secrets: KnownSecrets;
 }
 
-/** One call, as a resource describes it. */
-export interface Call<S extends z.ZodType> {
-  method: 'GET' | 'POST';
-  /**
-   * API path under the base URL, or an absolute URL (then sent without Authorization or caller
-   * headers). `{name}` placeholders are filled from `pathParams`, each checked and URL-encoded.
-   */
-  path: string;
-  pathParams?: Record<string, unknown> | undefined;
-  /** Query parameters as the caller gave them; `querySchema` turns them into strings. */
-  query?: unknown;
-  querySchema?: z.ZodType<Record<string, string>> | undefined;
-  /** The request body as the caller gave it; `bodySchema` checks it before any I/O. */
-  body?: unknown;
-  bodySchema?: z.ZodType | undefined;
-  /** The response schema. */
-  schema: S;
-  options?: RequestOptions | undefined;
-  /** `read` retries freely; `create` only when a resend provably cannot duplicate. Default: read for GET. */
-  safety?: RetrySafety;
-  /** For creates: how to recover from an ambiguous failure. */
-  recovery?: CreateRecovery<z.output<S>>;
-  /** Whether to send the bearer token (default true for API paths). */
-  auth?: boolean;
-  /** `bytes` returns the raw body as a Uint8Array instead of parsing JSON. */
-  responseType?: 'json' | 'bytes';
-  /** Keep the response's Authorization header (only the token exchange needs it). */
-  keepCredentialHeaders?: boolean;
-  /** Advice added to the error message for a status (e.g. a 404 that points at the base URL). */
-  hints?: Partial<Record<number, string>>;
-}
-
-/** A call after its inputs were checked: the query is wire-ready. */
-type PreparedCall<S extends z.ZodType> = Omit<Call<S>, 'query'> & {
-  query: Record<string, string> | undefined;
-  /** The query string to send: `''` or `?name=value&...`, built once per call. */
-  search: string;
-};
-
 const EMPTY_BODY = Symbol('empty body');
 /** Node timers take at most this many ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** Error bodies above this size are kept as a text excerpt, not parsed. */
-const MAX_PARSED_ERROR_BODY = 64 * 1024;
-/** Path segments that would walk the URL instead of naming a resource. */
-const DOT_SEGMENTS = new Set(['.', '..']);
-
-function fillPath(template: string, params: Record<string, unknown>): string {
-  const issues: ValidationIssue[] = [];
-  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (typeof value !== 'string' || value.trim() === '') {
-      issues.push({ path: name, message: 'Expected a non-empty string id', code: 'invalid_type' });
-      return '';
-    }
-    if (DOT_SEGMENTS.has(value.trim())) {
-      issues.push({ path: name, message: `"${value}" is not an id (a dot segment)`, code: 'invalid_id' });
-      return '';
-    }
-    return encodeURIComponent(value);
-  });
-  if (issues.length > 0) throw new RequestValidationError(issues, 'Invalid path parameter');
-  return path;
-}
-
-/** Merges the caller's escape-hatch fields; a known name is refused so validated fields stay validated. */
-function mergeExtra<V>(
-  base: Record<string, V> | undefined,
-  extra: Record<string, V> | undefined,
-  option: string,
-): Record<string, V> | undefined {
-  if (!extra || Object.keys(extra).length === 0) return base;
-  const issues: ValidationIssue[] = Object.keys(extra)
-    .filter((key) => base !== undefined && Object.hasOwn(base, key))
-    .map((key) => ({
-      path: `${option}.${key}`,
-      message: `"${key}" is a field the SDK knows: set it in the request itself, not in ${option}`,
-      code: 'duplicate_key',
-    }));
-  if (issues.length > 0) throw new RequestValidationError(issues, `Invalid ${option}`);
-  return { ...base, ...extra };
-}
-
-function isAbsolute(path: string): boolean {
-  return path.startsWith('https://') || path.startsWith('http://');
-}
 
 function responseInfo(response: TransportResponse, keepCredentials: boolean): ResponseInfo {
   const headers = keepCredentials ? response.headers : safeHeaders(response.headers);
   return { status: response.status, headers, requestId: response.headers['x-request-id'] };
-}
-
-function excerpt(body: Buffer): string {
-  const text = body.toString('utf8', 0, 2_000);
-  return body.length > 2_000 ? `${text}… [truncated: ${body.length} bytes in all]` : text;
-}
-
-/** The message detail of an error body too big to parse: its start, and its size. */
-function oversizeDetail(body: Buffer): string | undefined {
-  if (body.length <= MAX_PARSED_ERROR_BODY) return undefined;
-  return `${body.toString('utf8', 0, 300)}… [truncated: ${body.length} bytes in all]`;
-}
-
-function decodeErrorBody(body: Buffer): unknown {
-  if (body.length === 0) return undefined;
-  // A huge error body is a hostile or broken server: keep a bounded excerpt, don't parse it all.
-  if (body.length > MAX_PARSED_ERROR_BODY) return excerpt(body);
-  const text = body.toString('utf8');
-  try {
-    return JSON.parse(text);
-  } catch {
-    return capText(text);
-  }
 }
 
 /** The response headers an error's retry decision reads (a token failure carries the auth endpoint's). */
@@ -385,30 +249,7 @@ export class HttpCore {
    * any request: a link to `file:` or `data:` is not a download.
    */
   fileURL(url: string, field = 'pdf_url'): string {
-    let resolved: URL;
-    try {
-      resolved = new URL(url, `${this.#config.origin}${this.#config.basePath}/`);
-    } catch {
-      resolved = new URL('invalid:');
-    }
-    const api = new URL(this.#config.origin);
-    const loopbackHttp =
-      api.protocol === 'http:' && /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i.test(api.hostname);
-    const allowed = resolved.protocol === 'https:' || (resolved.protocol === 'http:' && loopbackHttp);
-    if (!allowed) {
-      throw new ResponseValidationError(
-        [
-          {
-            path: field,
-            message: `Refused a ${field} with scheme "${resolved.protocol}": only https: links are downloaded${loopbackHttp ? ' (or http: from a loopback API)' : ''}`,
-            code: 'unsafe_url',
-          },
-        ],
-        undefined,
-        `Refused the report's ${field}`,
-      );
-    }
-    return resolved.href;
+    return checkFileURL(url, this.#config.origin, this.#config.basePath, field);
   }
 
   #wantsAuth(call: Call<z.ZodType>): boolean {
@@ -593,21 +434,5 @@ export class HttpCore {
       () => `Unexpected response to ${label}`,
     );
     return { data, response: info };
-  }
-}
-
-/** Waits for `pending` unless `signal` aborts first. */
-async function raceAbort<T>(pending: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
-  if (!signal) return pending;
-  if (signal.aborted) throw abortError(signal, what);
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(abortError(signal, what));
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([pending, aborted]);
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }
