@@ -168,12 +168,14 @@ function unknownKeysMessage(
   known: readonly string[],
   escapeHatch: EscapeHatch,
 ): string {
-  const each = keys.map((key) => {
-    const hint = suggestValue(key, known);
+  const hints = keys.map((key) => suggestValue(key, known));
+  const each = keys.map((key, index) => {
+    const hint = hints[index];
     return hint === undefined ? `"${key}"` : `"${key}" (did you mean "${hint}"?)`;
   });
   const noun = keys.length === 1 ? 'unknown field' : 'unknown fields';
-  return `${noun} ${each.join(', ')}; known: ${known.join(', ')}. Fields newer than the SDK: pass them in options.${escapeHatch}`;
+  const list = hints.every((hint) => hint !== undefined) ? '' : ` (known: ${known.join(', ')})`;
+  return `${noun} ${each.join(', ')}${list}; fields newer than the SDK: pass them in options.${escapeHatch}`;
 }
 
 /** A required text field: blank or whitespace-only strings are rejected. */

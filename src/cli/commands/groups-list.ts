@@ -49,7 +49,9 @@ export function statusesOf(values: readonly string[] | undefined): KnownGroupSta
   if (statuses.length === 0) throw new UsageError('--status needs a value, e.g. --status completed');
   const unknown = statuses.filter((status) => !isKnownGroupStatus(status));
   if (unknown.length > 0) {
-    throw new UsageError(`--status must be one of ${GROUP_STATUSES.join(', ')}, got "${unknown.join('", "')}"`);
+    throw new UsageError(
+      `--status must be one of ${GROUP_STATUSES.join(', ')}, got "${unknown.join('", "')}"`,
+    );
   }
   return statuses.filter(isKnownGroupStatus);
 }
