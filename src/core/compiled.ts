@@ -208,7 +208,8 @@ class Compiler {
 
   #compile(body: string, constants: Constants): Check {
     const names = constants.values.map((_, index) => `c${index}`);
-    return new Function(...names, `"use strict";\nreturn function check(v) {\n${body}\n};`)(
+    return new Function('hasOwn', ...names, `"use strict";\nreturn function check(v) {\n${body}\n};`)(
+      Object.hasOwn,
       ...constants.values,
     ) as Check;
   }
@@ -256,7 +257,7 @@ class Compiler {
       return viaZod(schema);
     }
     return (value) => {
-      if (!isObject(value)) return false;
+      if (!isObject(value) || Object.hasOwn(value, '__proto__')) return false;
       const proto: unknown = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) return false;
       if (Object.getOwnPropertySymbols(value).length > 0) return false;
@@ -291,7 +292,12 @@ class Compiler {
     const optional = fields.map((field) => field._zod.optin === 'optional');
     if (this.#generate) {
       const constants = new Constants();
-      const lines = ['if (typeof v !== "object" || v === null || Array.isArray(v)) return false;', 'let x;'];
+      const lines = [
+        'if (typeof v !== "object" || v === null || Array.isArray(v)) return false;',
+        // An own `__proto__` key (JSON.parse makes one) is copied differently by zod: zod decides.
+        'if (hasOwn(v, "__proto__")) return false;',
+        'let x;',
+      ];
       names.forEach((name, i) => {
         const key = JSON.stringify(name);
         const test = this.#expr(fields[i] as z.ZodType, 'x', constants);
@@ -307,7 +313,7 @@ class Compiler {
     }
     const count = names.length;
     return (value) => {
-      if (!isObject(value)) return false;
+      if (!isObject(value) || Object.hasOwn(value, '__proto__')) return false;
       for (let i = 0; i < count; i++) {
         const name = names[i] as string;
         const field = value[name];
