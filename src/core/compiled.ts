@@ -114,9 +114,23 @@ const VALUE_KINDS = new Set([
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Defers to zod for one node whose output is its input but which is not checked here. */
+/** Whether an own `__proto__` key sits anywhere in `value` (zod copies such objects differently). */
+function hasProtoKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasProtoKey);
+  if (Object.hasOwn(value, '__proto__')) return true;
+  return Object.values(value).some(hasProtoKey);
+}
+
+/**
+ * Defers to zod for one node whose output is its input but which is not checked here. A value
+ * zod would copy differently (an own `__proto__` key) is a "no", so the whole body goes to zod.
+ */
 function viaZod(schema: z.ZodType): Check {
-  return (value) => schema.safeParse(value).success;
+  return (value) => {
+    const result = schema.safeParse(value);
+    return result.success && (result.data === value || !hasProtoKey(value));
+  };
 }
 
 /** Functions a generated check calls, passed in as arguments `c0`, `c1`, ... */

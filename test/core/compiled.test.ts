@@ -7,7 +7,12 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { safeParseFast } from '../../src/core/compiled.js';
-import { applicantGroupReportsSchema, applicantGroupSchema, reportDetailSchema } from '../../src/index.js';
+import {
+  applicantGroupReportsSchema,
+  applicantGroupSchema,
+  knownWebhookEventSchema,
+  reportDetailSchema,
+} from '../../src/index.js';
 import { loadFixture, withValue } from '../fixtures/load.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -46,6 +51,16 @@ describe('response fast path', () => {
     expect(fast.data).toEqual(slow.data);
     expect(Object.getPrototypeOf(fast.data)).toBe(Object.prototype);
     expect(Object.hasOwn(fast.data ?? {}, '__proto__')).toBe(Object.hasOwn(slow.data ?? {}, '__proto__'));
+  });
+
+  it('a node zod judges (a discriminated union) also leaves own __proto__ keys to zod', () => {
+    const body: unknown = JSON.parse(
+      '{"code":"REPORT_READY","applicant_group_id":"g","report_id":"r","report_type":"income","__proto__":{"x":1}}',
+    );
+    const fast = safeParseFast(knownWebhookEventSchema, body);
+    expect(fast.success).toBe(true);
+    expect(fast.data).toEqual(knownWebhookEventSchema.parse(body));
+    expect(Object.hasOwn(fast.data ?? {}, '__proto__')).toBe(false);
   });
 
   it('agrees with zod on null in every optional field of an income report', () => {
