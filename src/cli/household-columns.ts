@@ -42,7 +42,7 @@ export const HOUSEHOLD_COLUMNS = [
     required: false,
     level: 'applicant',
     description:
-      'Separated by ";": payroll_income_verification, identity_verification, asset_verification, income_verification',
+      'Separated by ";": payroll_income_verification, identity_verification, asset_verification',
   },
   { name: 'property_name', required: true, level: 'household', description: 'Property name' },
   { name: 'street_address', required: true, level: 'household', description: 'Street address' },

@@ -4,7 +4,7 @@
  * verification types). Issues name the column, and the caller adds the line.
  */
 import { z } from 'zod';
-import { VERIFICATION_TYPES } from '../schemas/common.js';
+import { REQUEST_VERIFICATION_TYPES as VERIFICATION_TYPES } from '../schemas/common.js';
 import type { ColumnName } from './household-columns.js';
 
 /** One problem in the CSV: where (line, column) and what. */

@@ -114,9 +114,23 @@ const VALUE_KINDS = new Set([
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Defers to zod for one node whose output is its input but which is not checked here. */
+/** Whether an own `__proto__` key sits anywhere in `value` (zod copies such objects differently). */
+function hasProtoKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasProtoKey);
+  if (Object.hasOwn(value, '__proto__')) return true;
+  return Object.values(value).some(hasProtoKey);
+}
+
+/**
+ * Defers to zod for one node whose output is its input but which is not checked here. A value
+ * zod would copy differently (an own `__proto__` key) is a "no", so the whole body goes to zod.
+ */
 function viaZod(schema: z.ZodType): Check {
-  return (value) => schema.safeParse(value).success;
+  return (value) => {
+    const result = schema.safeParse(value);
+    return result.success && (result.data === value || !hasProtoKey(value));
+  };
 }
 
 /** Functions a generated check calls, passed in as arguments `c0`, `c1`, ... */
@@ -208,7 +222,8 @@ class Compiler {
 
   #compile(body: string, constants: Constants): Check {
     const names = constants.values.map((_, index) => `c${index}`);
-    return new Function(...names, `"use strict";\nreturn function check(v) {\n${body}\n};`)(
+    return new Function('hasOwn', ...names, `"use strict";\nreturn function check(v) {\n${body}\n};`)(
+      Object.hasOwn,
       ...constants.values,
     ) as Check;
   }
@@ -256,7 +271,7 @@ class Compiler {
       return viaZod(schema);
     }
     return (value) => {
-      if (!isObject(value)) return false;
+      if (!isObject(value) || Object.hasOwn(value, '__proto__')) return false;
       const proto: unknown = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) return false;
       if (Object.getOwnPropertySymbols(value).length > 0) return false;
@@ -291,7 +306,12 @@ class Compiler {
     const optional = fields.map((field) => field._zod.optin === 'optional');
     if (this.#generate) {
       const constants = new Constants();
-      const lines = ['if (typeof v !== "object" || v === null || Array.isArray(v)) return false;', 'let x;'];
+      const lines = [
+        'if (typeof v !== "object" || v === null || Array.isArray(v)) return false;',
+        // An own `__proto__` key (JSON.parse makes one) is copied differently by zod: zod decides.
+        'if (hasOwn(v, "__proto__")) return false;',
+        'let x;',
+      ];
       names.forEach((name, i) => {
         const key = JSON.stringify(name);
         const test = this.#expr(fields[i] as z.ZodType, 'x', constants);
@@ -307,7 +327,7 @@ class Compiler {
     }
     const count = names.length;
     return (value) => {
-      if (!isObject(value)) return false;
+      if (!isObject(value) || Object.hasOwn(value, '__proto__')) return false;
       for (let i = 0; i < count; i++) {
         const name = names[i] as string;
         const field = value[name];

@@ -2,7 +2,7 @@
  * The one place where schemas meet data: request bodies are checked before any I/O, responses
  * before they reach the caller. Synchronous `safeParse` only: zod's JIT serves sync parsing.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import { safeParseFast } from './compiled.js';
 import { issuesFromZod, RequestValidationError, ResponseValidationError } from './errors.js';
 import type { Logger } from './log.js';
@@ -14,7 +14,21 @@ export type ValidationMode = 'strict' | 'warn';
 export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, context?: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new RequestValidationError(issuesFromZod(result.error), context);
+  throw new RequestValidationError(issuesFromZod(keyedUnknownKeys(result.error)), context);
+}
+
+/**
+ * zod reports unknown keys once per object, at the object's path; the path of the key itself
+ * (`applicants[0].phone`) says better where the mistake is. One issue per key, same message.
+ */
+function keyedUnknownKeys(error: z.ZodError): z.ZodError {
+  if (!error.issues.some((issue) => issue.code === 'unrecognized_keys')) return error;
+  const issues = error.issues.flatMap((issue): z.core.$ZodIssue[] =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({ ...issue, path: [...issue.path, key] }))
+      : [issue],
+  );
+  return new z.ZodError(issues);
 }
 
 /**

@@ -28,6 +28,9 @@ const MONTHS: ReadonlyMap<string, number> = new Map([
 ]);
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
+// `2024-01-05T16:00:00Z`, `2024-01-05T16:00:00.123Z`, `2024-01-05 16:00`, `...+02:00`: the API's date-times.
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:[Zz]|[+-]\d{2}(?::?\d{2})?)?$/;
 const US = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
 const WRITTEN = /^([A-Za-z]+)\.?\s+(\d{1,2}),?\s+(\d{4})$/;
 
@@ -44,8 +47,10 @@ function format(year: number, month: number, day: number, original: string): str
 }
 
 /**
- * Turns a report date in any of the spec's forms into an ISO date (`YYYY-MM-DD`):
- * `2024-01-05`, `01/05/2024` (or `1/5/2024`), `January 5, 2024`, `Jan 5, 2024` or `Jan. 5 2024`.
+ * Turns a date in any of the API's forms into an ISO date (`YYYY-MM-DD`):
+ * `2024-01-05`, `01/05/2024` (or `1/5/2024`), `January 5, 2024`, `Jan 5, 2024` or `Jan. 5 2024`,
+ * and ISO 8601 date-times (`2024-01-05T16:00:00Z`, `2024-01-05T16:00:00.123+02:00`), whose
+ * date is taken as written, in the offset given (no conversion to UTC).
  *
  * @throws TypeError when the value is in none of these forms or is not a real calendar date
  * (`02/30/2024`).
@@ -55,6 +60,12 @@ export function toIsoDate(value: string): string {
   const text = value.trim();
   const iso = ISO.exec(text);
   if (iso) return format(Number(iso[1]), Number(iso[2]), Number(iso[3]), value);
+  const dateTime = ISO_DATE_TIME.exec(text);
+  if (dateTime) {
+    const [hours, minutes, seconds] = [Number(dateTime[4]), Number(dateTime[5]), Number(dateTime[6] ?? 0)];
+    if (hours > 23 || minutes > 59 || seconds > 60) throw new TypeError(`Not a time of day: "${value}"`);
+    return format(Number(dateTime[1]), Number(dateTime[2]), Number(dateTime[3]), value);
+  }
   const us = US.exec(text);
   if (us) return format(Number(us[3]), Number(us[1]), Number(us[2]), value);
   const written = WRITTEN.exec(text);
@@ -63,7 +74,7 @@ export function toIsoDate(value: string): string {
     if (month !== undefined) return format(Number(written[3]), month, Number(written[2]), value);
   }
   throw new TypeError(
-    `Unrecognised date "${value}": expected YYYY-MM-DD, MM/DD/YYYY or a written date such as "January 5, 2024"`,
+    `Unrecognised date "${value}": expected YYYY-MM-DD, an ISO date-time (2024-01-05T16:00:00Z), MM/DD/YYYY or a written date such as "January 5, 2024"`,
   );
 }
 

@@ -46,11 +46,12 @@ export class ApplicantGroups extends APIResource {
   list(params: ApplicantGroupListParams = {}, options?: RequestOptions): PagePromise<ApplicantGroup> {
     return listPages(this.core, {
       path: GROUPS,
-      params,
+      params: { ...params },
       paramsSchema: applicantGroupListParamsSchema,
       schema: applicantGroupListResponseSchema,
       items: (body) => body.applicant_groups,
-      totalCount: (body) => body.total_count,
+      // Optional on the wire: without it, the walk ends on an empty page.
+      totalCount: (body) => body.total_count ?? Number.POSITIVE_INFINITY,
       options,
     });
   }

@@ -21,11 +21,12 @@ export class ScreeningGroups extends APIResource {
   list(params: ScreeningGroupListParams = {}, options?: RequestOptions): PagePromise<ScreeningGroup> {
     return listPages(this.core, {
       path: SCREENING_GROUPS,
-      params,
+      params: { ...params },
       paramsSchema: screeningGroupListParamsSchema,
       schema: screeningGroupListResponseSchema,
       items: (body) => body.screening_groups,
-      totalCount: (body) => body.total_count,
+      // Optional on the wire: without it, the walk ends on an empty page.
+      totalCount: (body) => body.total_count ?? Number.POSITIVE_INFINITY,
       options,
     });
   }

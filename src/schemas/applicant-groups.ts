@@ -8,199 +8,335 @@ import {
   centsSchema,
   dateTimeSchema,
   emailSchema,
+  exactObject,
   GROUP_STATUSES,
+  type GroupStatus,
   groupStatusSchema,
   httpUrlSchema,
   idSchema,
-  incomeSourceSchema,
+  type KnownGroupStatus,
   monthlyRentSchema,
   openEnum,
   phoneNumberSchema,
+  REQUEST_INCOME_SOURCES,
+  REQUEST_VERIFICATION_TYPES,
+  type RequestIncomeSource,
+  type RequestVerificationType,
+  requestEnum,
   requiredTextSchema,
+  responseObject,
   timestampSchema,
+  type VerificationType,
   verificationTypeSchema,
 } from './common.js';
+
+// ---------------------------------------------------------------------------------------------
+// Public types: what callers read in their editor. Each is proved equal to its schema's
+// input and output by test/schemas/types.test-d.ts, so the two cannot drift apart.
+// ---------------------------------------------------------------------------------------------
+
+/** Property of an applicant group, as returned by the service. */
+export interface Property {
+  /** Property identifier (a uuid). */
+  id: string;
+  /** Property name, as given on create. */
+  name: string;
+  /** Street address, as given on create. */
+  street_address: string;
+  /** City. */
+  city: string;
+  /** State as given on create: a full name (`California`) or a two-letter code (`CA`). */
+  state: string;
+  /** ZIP code. */
+  zip_code: string;
+}
+
+/** One verification requested of an applicant (an item of `applicant.verifications`). */
+export interface Verification {
+  /** Verification identifier (a uuid); `VERIFICATION_*` webhook events name it. */
+  id: string;
+  /**
+   * Kind of verification. Known values: `payroll_income_verification`, `identity_verification`,
+   * `asset_verification`, `income_verification`; a newer value is passed through as a string.
+   */
+  type: VerificationType;
+  /** Status of the verification. Known values: `not_started`, `in_progress`, `completed`; a newer value is passed through. */
+  status: GroupStatus;
+}
+
+/** An applicant of an applicant group. */
+export interface Applicant {
+  /** Applicant identifier (a uuid). */
+  id: string;
+  /** First name. */
+  first_name: string;
+  /** Last name. */
+  last_name: string;
+  /** Email address the invitation went to. */
+  email: string;
+  /**
+   * Phone number in international form with country code (`+14155550123`). Absent or `null` when
+   * no phone number was given on create (then no text invitation was sent).
+   */
+  phone_number?: string | null | undefined;
+  /** When the applicant was created: an ISO 8601 date-time in UTC (`2024-06-05T16:00:00Z`). */
+  created_at: string;
+  /** When the applicant last changed: an ISO 8601 date-time in UTC. */
+  updated_at: string;
+  /** The verifications requested of this applicant. */
+  verifications: Verification[];
+}
+
+/** An applicant group, as returned by create and list. */
+export interface ApplicantGroup {
+  /** Group identifier (a uuid). */
+  id: string;
+  /** Display name of the decision maker (a landlord, a property manager or a company). */
+  decision_maker_display_name: string;
+  /** The property the applicants apply for. */
+  property: Property;
+  /**
+   * Current status of the group. Known values: `not_started`, `in_progress`, `completed`; a newer
+   * value is passed through as a string. A group that is not completed within 14 days expires
+   * (see `is_expired`).
+   */
+  status: GroupStatus;
+  /**
+   * When the group was created: Unix time in SECONDS, fractional (`1717603200.482913`).
+   * `toDate(created_at_timestamp)` gives a `Date`.
+   */
+  created_at_timestamp: number;
+  /**
+   * Monthly rent in CENTS (an integer: `285000` is $2,850). Create takes dollars
+   * (`monthly_rent`); `centsToDollars()` converts.
+   */
+  monthly_rent_cents: number;
+  /** Unit number or identifier, as given on create (`property.unit`); empty when none was. */
+  unit_number: string;
+  /** Unit identifier (a uuid); `null` when the group is not tied to a unit record. */
+  unit_id: string | null;
+  /** Whether this is a free verification. */
+  is_free: boolean;
+  /** Whether the decision maker pays for the verification. */
+  is_decision_maker_paying: boolean;
+  /**
+   * The `correlation_id` given on create; `null` when none was. The SDK uses it to recover a
+   * create safely after an ambiguous failure.
+   */
+  correlation_id: string | null;
+  /**
+   * Verification kinds in the group. Known values: `payroll_income_verification`,
+   * `identity_verification`, `asset_verification`, `income_verification`.
+   */
+  verification_types: VerificationType[];
+  /** Whether the group has expired: a group not fully completed within 14 days expires. */
+  is_expired: boolean;
+  /** The applicants of the group. */
+  applicants: Applicant[];
+}
+
+/** Body of `GET /api/v1/applicant_groups` (one page). */
+export interface ApplicantGroupListResponse {
+  /** The groups of this page, each with its applicants. */
+  applicant_groups: ApplicantGroup[];
+  /**
+   * Total number of groups matching the query, over all pages. The vendor documents it as
+   * optional: absent or `null`, pagination ends on an empty or short page instead.
+   */
+  total_count?: number | null | undefined;
+}
+
+/** One verification to request of an applicant on create. */
+export interface VerificationRequest {
+  /** Kind of verification: `payroll_income_verification`, `identity_verification` or `asset_verification`. */
+  type: RequestVerificationType;
+  /** Income sources the applicant may connect: `bank`, `payroll`. Left out: the service decides. */
+  allowed_income_sources?: RequestIncomeSource[] | undefined;
+}
+
+/** One applicant in the body of an applicant-group create. */
+export interface ApplicantCreateParams {
+  /** First name (not blank). */
+  first_name: string;
+  /** Last name (not blank). */
+  last_name: string;
+  /** Email address; the invitation goes there unless invitations are disabled. */
+  email: string;
+  /**
+   * Phone number in international E.164 form, no spaces (`+14155550123`); giving it also sends a
+   * text invitation. (The field is `phone_number`, not `phone`.)
+   */
+  phone_number?: string | undefined;
+  /** Verifications to request of this applicant. */
+  verifications?: VerificationRequest[] | undefined;
+}
+
+/** The property in the body of an applicant-group create. */
+export interface PropertyCreateParams {
+  /** Property name (not blank). */
+  name: string;
+  /** Street address (not blank). */
+  street_address: string;
+  /** City (not blank). */
+  city: string;
+  /** State: a full name (`California`) or a two-letter code (`CA`); both are accepted here. */
+  state: string;
+  /** ZIP code (not blank). */
+  zip_code: string;
+  /** Unit number or identifier; returned as the group's `unit_number`. */
+  unit?: string | undefined;
+}
+
+/** Body of an applicant-group create. Exact: an unknown key is rejected before any I/O. */
+export interface ApplicantGroupCreateParams {
+  /** The applicants, at least one; each receives an invitation unless invitations are disabled. */
+  applicants: ApplicantCreateParams[];
+  /** The property the applicants apply for. */
+  property: PropertyCreateParams;
+  /** Display name of the decision maker (may be a company name); not blank. */
+  decision_maker_display_name: string;
+  /**
+   * Monthly rent in DOLLARS (not cents): a positive whole number, at most 100 000
+   * (`MONTHLY_RENT_MAX_DOLLARS`). Responses report it in cents (`monthly_rent_cents`).
+   */
+  monthly_rent: number;
+  /** An absolute http(s) URL receiving webhook notifications for this group. */
+  webhook_url?: string | undefined;
+  /** When true, no invitation is sent by email or text; pass true when using the embedded widget. */
+  is_invitation_disabled?: boolean | undefined;
+  /**
+   * Your own identifier for this group (snake_case: `correlation_id`). With it the SDK recovers a
+   * create after an ambiguous failure instead of risking a second set of invitations.
+   */
+  correlation_id?: string | undefined;
+  /** Group configuration. */
+  config?: ApplicantGroupConfig | undefined;
+}
+
+/** Configuration of an applicant group on create. */
+export interface ApplicantGroupConfig {
+  /** Whether business bank accounts are blocked. */
+  block_business_accounts?: boolean | undefined;
+}
+
+/** Filters of `applicantGroups.list()`. Exact: an unknown key is rejected before any I/O. */
+export interface ApplicantGroupListParams {
+  /** Free-text search query. */
+  search?: string | undefined;
+  /** Statuses to include (sent comma-separated): `not_started`, `in_progress`, `completed`. */
+  statuses?: KnownGroupStatus[] | undefined;
+  /** Only the group(s) created with this exact `correlation_id`. */
+  correlation_id?: string | undefined;
+  /** Only groups created after this time: Unix SECONDS or a `Date` (milliseconds are rejected). */
+  created_after?: number | Date | undefined;
+  /** Only groups created before this time: Unix SECONDS or a `Date` (milliseconds are rejected). */
+  created_before?: number | Date | undefined;
+  /** Page number, from 1. */
+  page?: number | undefined;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Responses
 // ---------------------------------------------------------------------------------------------
 
-/** Property of an applicant group, as returned by the service (spec 2.2). */
-export const propertySchema = z.looseObject({
-  /** Property identifier (uuid). */
+/** Property of an applicant group, as returned by the service. */
+export const propertySchema = responseObject({
   id: idSchema,
-  /** Property name. */
   name: z.string(),
-  /** Street address. */
   street_address: z.string(),
-  /** City. */
   city: z.string(),
-  /** State, as sent on create. */
   state: z.string(),
-  /** ZIP code. */
   zip_code: z.string(),
 });
-/** Property of an applicant group (spec 2.2). */
-export type Property = z.infer<typeof propertySchema>;
 
 /** Status of one verification: values seen in_progress; not_started and completed as for groups. */
 export const verificationStatusSchema = openEnum(GROUP_STATUSES);
 
-/** One verification requested of an applicant (items of `applicant.verifications`, spec 2.3). */
-export const verificationSchema = z.looseObject({
-  /** Verification identifier (uuid). */
+/** One verification requested of an applicant (items of `applicant.verifications`). */
+export const verificationSchema = responseObject({
   id: idSchema,
-  /** Kind of verification; value seen: asset_verification. */
   type: verificationTypeSchema,
-  /** Status of the verification; value seen: in_progress. */
   status: verificationStatusSchema,
 });
-/** One verification requested of an applicant (spec 2.3). */
-export type Verification = z.infer<typeof verificationSchema>;
 
-/** An applicant of an applicant group (spec 2.3). */
-export const applicantSchema = z.looseObject({
-  /** Applicant identifier (uuid). */
+/** An applicant of an applicant group. */
+export const applicantSchema = responseObject({
   id: idSchema,
-  /** First name. */
   first_name: z.string(),
-  /** Last name. */
   last_name: z.string(),
-  /** Email address the invitation went to. */
   email: z.string(),
-  /**
-   * Phone number, international format with country code. Optional on create, so a response may
-   * omit it or carry `null` when none was given.
-   */
-  phone_number: z.string().nullable().optional(),
-  /** ISO 8601 date-time, UTC. */
+  phone_number: z.string().nullish(),
   created_at: dateTimeSchema,
-  /** ISO 8601 date-time, UTC. */
   updated_at: dateTimeSchema,
-  /** Verifications requested of this applicant. */
   verifications: z.array(verificationSchema),
 });
-/** An applicant of an applicant group (spec 2.3). */
-export type Applicant = z.infer<typeof applicantSchema>;
 
-/** An applicant group (spec 2.1), as returned by create and list. */
-export const applicantGroupSchema = z.looseObject({
-  /** Group identifier (uuid). */
+/** An applicant group, as returned by create and list. */
+export const applicantGroupSchema = responseObject({
   id: idSchema,
-  /** Display name of the decision maker. */
   decision_maker_display_name: z.string(),
-  /** The property; present in list and create responses. */
   property: propertySchema,
-  /** Current status of the group: not_started, in_progress, completed, or a newer value. */
   status: groupStatusSchema,
-  /** Unix timestamp of creation, in seconds (float). `toDate()` turns it into a `Date`. */
   created_at_timestamp: timestampSchema,
-  /** Monthly rent in cents. */
   monthly_rent_cents: centsSchema,
-  /** Unit number or identifier. */
   unit_number: z.string(),
-  /** Unit identifier (uuid), `null` when the group has none. */
   unit_id: idSchema.nullable(),
-  /** Whether this is a free verification. */
   is_free: z.boolean(),
-  /** Whether the decision maker pays for the verification. */
   is_decision_maker_paying: z.boolean(),
-  /** External correlation identifier supplied by the caller, `null` when none was. */
   correlation_id: z.string().nullable(),
-  /** Verification kinds in the group; values seen: payroll_income_verification, identity_verification. */
   verification_types: z.array(verificationTypeSchema),
-  /** Whether the group has expired (a request not fully completed within 14 days expires). */
   is_expired: z.boolean(),
-  /** The applicants of the group. */
   applicants: z.array(applicantSchema),
 });
-/** An applicant group (spec 2.1). */
-export type ApplicantGroup = z.infer<typeof applicantGroupSchema>;
 
-/** Body of `GET /api/v1/applicant_groups` (spec 4.1). */
-export const applicantGroupListResponseSchema = z.looseObject({
-  /** The groups of this page, each with its applicants. */
+/** Body of `GET /api/v1/applicant_groups`; `total_count` is optional (the vendor marks it so). */
+export const applicantGroupListResponseSchema = responseObject({
   applicant_groups: z.array(applicantGroupSchema),
-  /** Total number of groups matching the query. */
-  total_count: z.int(),
+  total_count: z.int().nullish(),
 });
-/** Body of `GET /api/v1/applicant_groups`. */
-export type ApplicantGroupListResponse = z.infer<typeof applicantGroupListResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Requests
+// Requests: exact objects (see exactObject in common.ts)
 // ---------------------------------------------------------------------------------------------
 
 /** One verification to request of an applicant on create. */
-export const verificationRequestSchema = z.looseObject({
-  /** Kind of verification: payroll_income_verification, identity_verification, asset_verification, ... */
-  type: verificationTypeSchema,
-  /** Income sources the applicant may use: bank, payroll, documents, ... */
-  allowed_income_sources: z.array(incomeSourceSchema).optional(),
+export const verificationRequestSchema = exactObject({
+  type: requestEnum(REQUEST_VERIFICATION_TYPES),
+  allowed_income_sources: z.array(requestEnum(REQUEST_INCOME_SOURCES)).optional(),
 });
-/** One verification to request of an applicant on create. */
-export type VerificationRequest = z.input<typeof verificationRequestSchema>;
 
-/** One applicant in the body of `POST /api/v1/applicant_groups` (spec 4.2). */
-export const applicantCreateParamsSchema = z.looseObject({
-  /** First name. */
+/** One applicant in the body of `POST /api/v1/applicant_groups`. */
+export const applicantCreateParamsSchema = exactObject({
   first_name: requiredTextSchema,
-  /** Last name. */
   last_name: requiredTextSchema,
-  /** Email address; the invitation goes there unless invitations are disabled. */
   email: emailSchema,
-  /** Phone number in E.164 form (`+14155550123`); giving it also sends a text invitation. */
   phone_number: phoneNumberSchema.optional(),
-  /** Verifications to request of this applicant. */
   verifications: z.array(verificationRequestSchema).optional(),
 });
-/** One applicant in the body of an applicant-group create. */
-export type ApplicantCreateParams = z.input<typeof applicantCreateParamsSchema>;
 
-/** The property in the body of `POST /api/v1/applicant_groups` (spec 4.2). */
-export const propertyCreateParamsSchema = z.looseObject({
-  /** Property name. */
+/** The property in the body of `POST /api/v1/applicant_groups`. */
+export const propertyCreateParamsSchema = exactObject({
   name: requiredTextSchema,
-  /** Street address. */
   street_address: requiredTextSchema,
-  /** City. */
   city: requiredTextSchema,
-  /** State. */
   state: requiredTextSchema,
-  /** ZIP code. */
   zip_code: requiredTextSchema,
-  /** Unit number or identifier. */
   unit: z.string().optional(),
 });
-/** The property in the body of an applicant-group create. */
-export type PropertyCreateParams = z.input<typeof propertyCreateParamsSchema>;
 
-/** Body of `POST /api/v1/applicant_groups` (spec 4.2). Unknown fields pass through for newer API versions. */
-export const applicantGroupCreateParamsSchema = z.looseObject({
-  /** The applicants, at least one; each receives an invitation unless invitations are disabled. */
+/** Body of `POST /api/v1/applicant_groups`: exact; newer fields go in the per-call `extraBody` option. */
+export const applicantGroupCreateParamsSchema = exactObject({
   applicants: z.array(applicantCreateParamsSchema).min(1, { error: 'must list at least one applicant' }),
-  /** The property the applicants apply for. */
   property: propertyCreateParamsSchema,
-  /** Display name of the decision maker (may be a company name). */
   decision_maker_display_name: requiredTextSchema,
-  /** Monthly rent in dollars (not cents). */
   monthly_rent: monthlyRentSchema,
-  /** URL receiving webhook notifications for this group. */
   webhook_url: httpUrlSchema.optional(),
-  /** When true, no invitation is sent by email or text; pass true when using the embedded widget. */
   is_invitation_disabled: z.boolean().optional(),
-  /** External correlation identifier; lets the SDK recover a create safely after an ambiguous failure. */
   correlation_id: requiredTextSchema.optional(),
-  /** Group configuration. */
-  config: z
-    .looseObject({
-      /** Whether business bank accounts are blocked. */
-      block_business_accounts: z.boolean().optional(),
-    })
-    .optional(),
+  config: exactObject({
+    block_business_accounts: z.boolean().optional(),
+  }).optional(),
 });
-/** Body of an applicant-group create, as the caller writes it. */
-export type ApplicantGroupCreateParams = z.input<typeof applicantGroupCreateParamsSchema>;
 
 /**
  * A Unix timestamp in seconds or a `Date`, sent as integer Unix seconds. A number at or above
@@ -226,40 +362,26 @@ function toUnixSeconds(value: number | Date): string {
  * Query of `GET /api/v1/applicant_groups` (spec 4.1). Parsing yields the query record to send:
  * only the keys given, `statuses` comma-joined, timestamps as integer Unix seconds.
  */
-export const applicantGroupListParamsSchema = z
-  .object({
-    /** Search query. */
+export const applicantGroupListParamsSchema = exactObject(
+  {
     search: z.string().optional(),
-    /** Statuses to include: not_started, in_progress, completed, ... (sent comma-separated). */
-    statuses: z
-      .array(
-        groupStatusSchema.refine((status) => !status.includes(','), {
-          error: 'a status must not contain a comma',
-        }),
-      )
-      .optional(),
-    /** Exact external correlation identifier. */
+    statuses: z.array(requestEnum(GROUP_STATUSES)).optional(),
     correlation_id: z.string().optional(),
-    /** Only groups created after this time (Unix seconds or a `Date`). */
     created_after: unixSecondsParamSchema.optional(),
-    /** Only groups created before this time (Unix seconds or a `Date`). */
     created_before: unixSecondsParamSchema.optional(),
-    /** Page number, from 1. */
     page: z
       .int({ error: 'must be an integer page number' })
       .min(1, { error: 'must be 1 or more' })
       .optional(),
-  })
-  .transform((params): Record<string, string> => {
-    const query: Record<string, string> = {};
-    if (params.search !== undefined) query.search = params.search;
-    if (params.statuses !== undefined && params.statuses.length > 0)
-      query.statuses = params.statuses.join(',');
-    if (params.correlation_id !== undefined) query.correlation_id = params.correlation_id;
-    if (params.created_after !== undefined) query.created_after = toUnixSeconds(params.created_after);
-    if (params.created_before !== undefined) query.created_before = toUnixSeconds(params.created_before);
-    if (params.page !== undefined) query.page = String(params.page);
-    return query;
-  });
-/** Filters of `applicantGroups.list()`, as the caller writes them. */
-export type ApplicantGroupListParams = z.input<typeof applicantGroupListParamsSchema>;
+  },
+  'extraQuery',
+).transform((params): Record<string, string> => {
+  const query: Record<string, string> = {};
+  if (params.search !== undefined) query.search = params.search;
+  if (params.statuses !== undefined && params.statuses.length > 0) query.statuses = params.statuses.join(',');
+  if (params.correlation_id !== undefined) query.correlation_id = params.correlation_id;
+  if (params.created_after !== undefined) query.created_after = toUnixSeconds(params.created_after);
+  if (params.created_before !== undefined) query.created_before = toUnixSeconds(params.created_before);
+  if (params.page !== undefined) query.page = String(params.page);
+  return query;
+});

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { stateNameForCode } from '../helpers/states.js';
+import { suggestValue } from './suggest.js';
 
 /**
  * The type of an open enum: the known values autocomplete, yet any other string is accepted.
@@ -33,6 +34,20 @@ function typeName(value: unknown): string {
   return typeof value;
 }
 
+/**
+ * A response object: unknown keys are KEPT at run time (the service adds fields without notice),
+ * yet the type lists only the known fields, with no index signature, so a typo such as
+ * `group.staus` is a compile error. TypeScript object types already allow extra properties, so
+ * the type is true of the value; `extraFields()` reads the unknown ones.
+ */
+export function responseObject<const Shape extends z.core.$ZodLooseShape>(
+  shape: Shape,
+): z.ZodObject<z.core.util.Writeable<Shape>, z.core.$strip> {
+  // Only the static catchall differs (`$loose` adds `[key: string]: unknown`); the runtime
+  // schema is z.looseObject's, so the fast path and zod keep every unknown key.
+  return z.looseObject(shape) as unknown as z.ZodObject<z.core.util.Writeable<Shape>, z.core.$strip>;
+}
+
 /** Identifiers are uuids on the wire today, but responses accept any string so a format change cannot break reads. */
 export const idSchema = z.string();
 
@@ -50,10 +65,23 @@ export const GROUP_STATUSES = ['not_started', 'in_progress', 'completed'] as con
 
 /** Status of an applicant group or screening group: not_started, in_progress, completed, or a newer value. */
 export const groupStatusSchema = openEnum(GROUP_STATUSES);
-/** Status of an applicant group or screening group. */
+/**
+ * Status of an applicant group or screening group. Known values: `not_started`, `in_progress`,
+ * `completed`; a newer value is passed through as a string.
+ */
 export type GroupStatus = z.infer<typeof groupStatusSchema>;
 
-/** Verification kinds seen in the spec (2.1, 2.3). */
+/** A status the list filter accepts: `not_started`, `in_progress` or `completed`. */
+export type KnownGroupStatus = (typeof GROUP_STATUSES)[number];
+
+const knownGroupStatuses: ReadonlySet<string> = new Set(GROUP_STATUSES);
+
+/** Whether `status` is one of {@link GROUP_STATUSES}, the values the list filter accepts. */
+export function isKnownGroupStatus(status: string): status is KnownGroupStatus {
+  return knownGroupStatuses.has(status);
+}
+
+/** Verification kinds a response may carry: the values seen in the spec, and `income_verification`. */
 export const VERIFICATION_TYPES = [
   'payroll_income_verification',
   'identity_verification',
@@ -66,8 +94,24 @@ export const verificationTypeSchema = openEnum(VERIFICATION_TYPES);
 /** Kind of verification. */
 export type VerificationType = z.infer<typeof verificationTypeSchema>;
 
-/** Income sources an applicant may connect (spec 2.8: bank, payroll; documents for uploads). */
+/** Verification kinds a create body may request: only the values the spec shows (2.1, 2.3). */
+export const REQUEST_VERIFICATION_TYPES = [
+  'payroll_income_verification',
+  'identity_verification',
+  'asset_verification',
+] as const;
+
+/** A verification kind a create body may request. */
+export type RequestVerificationType = (typeof REQUEST_VERIFICATION_TYPES)[number];
+
+/** Income sources a response may name: bank, payroll (spec 2.8) and documents (uploads). */
 export const INCOME_SOURCES = ['bank', 'payroll', 'documents'] as const;
+
+/** Income sources a create body may allow: only the values the spec shows (bank, payroll). */
+export const REQUEST_INCOME_SOURCES = ['bank', 'payroll'] as const;
+
+/** An income source a create body may allow. */
+export type RequestIncomeSource = (typeof REQUEST_INCOME_SOURCES)[number];
 
 /** An income source: bank, payroll, documents, or a newer value. */
 export const incomeSourceSchema = openEnum(INCOME_SOURCES);
@@ -97,6 +141,43 @@ export type ReasonCompleted = z.infer<typeof reasonCompletedSchema>;
 // Request rules: checked before any I/O, because a create sends invitations to real people.
 // ---------------------------------------------------------------------------------------------
 
+/** The per-call option that carries fields newer than the SDK: `extraBody` for bodies, `extraQuery` for queries. */
+export type EscapeHatch = 'extraBody' | 'extraQuery';
+
+/**
+ * A request object: exactly the known keys. An unknown key (`correlationId`, `phone`) is rejected
+ * before any I/O with a did-you-mean, and the message names the per-call option for fields newer
+ * than the SDK, so a typo can never be sent and silently ignored.
+ *
+ * @param shape The known fields.
+ * @param escapeHatch The option that carries newer fields: `extraBody` (default) or `extraQuery`.
+ */
+export function exactObject<const Shape extends z.core.$ZodLooseShape>(
+  shape: Shape,
+  escapeHatch: EscapeHatch = 'extraBody',
+) {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? unknownKeysMessage(issue.keys, known, escapeHatch) : undefined,
+  });
+}
+
+function unknownKeysMessage(
+  keys: readonly string[],
+  known: readonly string[],
+  escapeHatch: EscapeHatch,
+): string {
+  const hints = keys.map((key) => suggestValue(key, known));
+  const each = keys.map((key, index) => {
+    const hint = hints[index];
+    return hint === undefined ? `"${key}"` : `"${key}" (did you mean "${hint}"?)`;
+  });
+  const noun = keys.length === 1 ? 'unknown field' : 'unknown fields';
+  const list = hints.every((hint) => hint !== undefined) ? '' : ` (known: ${known.join(', ')})`;
+  return `${noun} ${each.join(', ')}${list}; fields newer than the SDK: pass them in options.${escapeHatch}`;
+}
+
 /** A required text field: blank or whitespace-only strings are rejected. */
 export const requiredTextSchema = z
   .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
@@ -107,7 +188,11 @@ export const emailSchema = z.email({
   error: (issue) => (issue.input === undefined ? 'is required' : 'must be a valid email address'),
 });
 
-const E164 = /^\+[1-9]\d{6,14}$/;
+/**
+ * An international phone number in E.164 form: `+`, then the country code and number, 7 to 15
+ * digits in all, the first 1-9. The one copy of the rule: the mock and the CLI use it too.
+ */
+export const E164_PHONE_PATTERN = /^\+[1-9]\d{6,14}$/;
 
 /** A phone number in international E.164 form: `+`, the country code and number, 7 to 15 digits in all. */
 export const phoneNumberSchema = z
@@ -115,7 +200,7 @@ export const phoneNumberSchema = z
     error:
       'must be a string phone number in international E.164 form, like +1 415 555 0123 written without spaces',
   })
-  .regex(E164, {
+  .regex(E164_PHONE_PATTERN, {
     error:
       'must be an international phone number in E.164 form: "+", then the country code and number (7 to 15 digits, first digit 1-9), like +1 415 555 0123 written without spaces',
   });
@@ -126,10 +211,53 @@ export const httpUrlSchema = z.url({
   error: 'must be an absolute http:// or https:// URL',
 });
 
-/** A monthly rent in dollars (not cents): positive and finite. */
+/**
+ * Highest `monthly_rent` accepted, in dollars per month. A rent above it is almost certainly an
+ * amount in cents sent by mistake (185000 for $1,850), which would otherwise pass silently.
+ */
+export const MONTHLY_RENT_MAX_DOLLARS = 100_000;
+
+/**
+ * What is wrong with a `monthly_rent` value, or `undefined` when it is valid: a whole, positive
+ * number of dollars, at most {@link MONTHLY_RENT_MAX_DOLLARS}. The one copy of the rule, shared
+ * by the request schemas and the mock server.
+ */
+export function monthlyRentProblem(value: unknown): string | undefined {
+  if (typeof value !== 'number' || Number.isNaN(value))
+    return 'must be a number of dollars (not cents), e.g. 1850';
+  if (value <= 0) return 'must be a positive whole number of dollars (not cents), e.g. 1850';
+  if (value > MONTHLY_RENT_MAX_DOLLARS) {
+    return `must be at most ${MONTHLY_RENT_MAX_DOLLARS} dollars a month: monthly_rent is in dollars, not cents, and ${value} looks like cents${Number.isSafeInteger(value) ? ` (${value / 100} dollars?)` : ''}`;
+  }
+  if (!Number.isInteger(value))
+    return 'must be a whole number of dollars (the API takes no cents), e.g. 1850';
+  return undefined;
+}
+
+/** A monthly rent: a positive whole number of dollars (not cents), at most {@link MONTHLY_RENT_MAX_DOLLARS}. */
 export const monthlyRentSchema = z
   .number({ error: 'must be a number of dollars (not cents), e.g. 1850' })
-  .positive({ error: 'must be a positive amount in dollars (not cents)' });
+  .superRefine((value, ctx) => {
+    const problem = monthlyRentProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', input: value, message: problem });
+  });
+
+/**
+ * A closed enum of a request: only the values the spec shows. A typo is rejected naming the
+ * allowed values, with a did-you-mean when one is close.
+ *
+ * @param values The values the API accepts.
+ */
+export function requestEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, {
+    error: (issue) => {
+      const input = issue.input;
+      const hint = typeof input === 'string' ? suggestValue(input, values) : undefined;
+      const got = typeof input === 'string' ? `"${input}"` : typeName(input);
+      return `must be one of ${values.join(', ')}, not ${got}${hint === undefined ? '' : ` (did you mean "${hint}"?)`}`;
+    },
+  });
+}
 
 /**
  * A US state spelled out in full, as the screening-group endpoint requires ("no initials"). A

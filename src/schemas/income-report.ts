@@ -1,305 +1,453 @@
 /**
- * The `data` object of an income report (spec 2.5). The spec says report data varies and does not
- * state units, so every field here is optional and unknown fields are kept; a field that is
- * present must still have the documented type.
+ * The `data` object of an income report. Report data varies and its units are not documented, so
+ * every field here is optional, accepts `null`, and unknown fields are kept; a field that is
+ * present must still have the documented type. Amounts are in DOLLARS as the service reports
+ * them (`1850.25`), unlike the `*_cents` fields of groups.
  */
 import { z } from 'zod';
 import {
   centsSchema,
   dateTimeSchema,
+  type IncomeSource,
   idSchema,
   incomeSourceSchema,
+  type OpenEnum,
   openEnum,
+  type ReasonCompleted,
   reasonCompletedSchema,
+  responseObject,
 } from './common.js';
 
-/** An average of monthly income; `null` when the period has no data. */
-const averageSchema = z.number().nullable().optional();
+/** An optional report field: absent, `null` (no value) or a value of the schema. */
+const opt = <S extends z.ZodType>(schema: S) => schema.nullish();
 
-/** One transaction of an income stream. */
-export const transactionSchema = z.looseObject({
-  /** Transaction description. */
-  name: z.string().optional(),
-  /** Amount (unit not shown in the spec). */
-  amount: z.number().optional(),
-  /** Date in MM/DD/YYYY form; `toIsoDate()` converts it. */
-  date: z.string().optional(),
-});
-/** One transaction of an income stream. */
-export type Transaction = z.infer<typeof transactionSchema>;
-
-/** One paystub of an income stream. */
-export const paystubSchema = z.looseObject({
-  /** Gross pay. */
-  gross_pay: z.number().optional(),
-  /** Base pay. */
-  base_pay: z.number().optional(),
-  /** Bonus. */
-  bonus: z.number().optional(),
-  /** Commission. */
-  commission: z.number().optional(),
-  /** Tips. */
-  tips: z.number().optional(),
-  /** Overtime pay. */
-  overtime: z.number().optional(),
-  /** Other pay. */
-  other: z.number().optional(),
-  /** Net pay. */
-  net_pay: z.number().optional(),
-  /** Hours worked in the pay period. */
-  hours_worked: z.number().optional(),
-  /** Pay date in long written form (`January 5, 2024`); `toIsoDate()` converts it. */
-  pay_date: z.string().optional(),
-  /** Start of the pay period, long written form. */
-  start_date: z.string().optional(),
-  /** End of the pay period, long written form. */
-  end_date: z.string().optional(),
-});
-/** One paystub of an income stream. */
-export type Paystub = z.infer<typeof paystubSchema>;
-
-/** One stream of income (an employer, a benefit, ...). */
-export const incomeStreamSchema = z.looseObject({
-  /** Name of the stream. */
-  name: z.string().optional(),
-  /** Total over the summarised period. */
-  total: z.number().optional(),
-  /** Monthly income from this stream. */
-  monthly_income: z.number().optional(),
-  /** First date of the stream, YYYY-MM-DD. */
-  start_date: z.string().optional(),
-  /** Last date of the stream, YYYY-MM-DD. */
-  end_date: z.string().optional(),
-  /** The transactions of the stream. */
-  transactions: z.array(transactionSchema).optional(),
-  /** The paystubs of the stream. */
-  paystubs: z.array(paystubSchema).optional(),
-  /** Indexes into `transactions` after which a pay gap occurs. */
-  pay_gap_after_transaction_indexes: z.array(z.int()).optional(),
-});
-/** One stream of income. */
-export type IncomeStream = z.infer<typeof incomeStreamSchema>;
-
-/** Recurring or non-recurring income: totals, monthly averages over several periods, and streams. */
-export const incomeSummarySchema = z.looseObject({
-  /** Total income. */
-  total: z.number().optional(),
-  /** Average monthly income over one month; `null` when not available. */
-  one_month_avg_monthly: averageSchema,
-  /** Average monthly income over two months; `null` when not available. */
-  two_month_avg_monthly: averageSchema,
-  /** Average monthly income over three months; `null` when not available. */
-  three_month_avg_monthly: averageSchema,
-  /** Average monthly income over six months; `null` when not available. */
-  six_month_avg_monthly: averageSchema,
-  /** Average monthly income over nine months; `null` when not available. */
-  nine_month_avg_monthly: averageSchema,
-  /** Average monthly income over twelve months; `null` when not available. */
-  twelve_month_avg_monthly: averageSchema,
-  /** The income streams. */
-  income_streams: z.array(incomeStreamSchema).optional(),
-});
-/** Recurring or non-recurring income. */
-export type IncomeSummary = z.infer<typeof incomeSummarySchema>;
-
-/** Averages shared by the income of bank and payroll connections (two to twelve months). */
-const connectionIncomeShape = {
-  /** Total income. */
-  total: z.number().optional(),
-  /** Average monthly income over two months; `null` when not available. */
-  two_month_avg_monthly: averageSchema,
-  /** Average monthly income over three months; `null` when not available. */
-  three_month_avg_monthly: averageSchema,
-  /** Average monthly income over six months; `null` when not available. */
-  six_month_avg_monthly: averageSchema,
-  /** Average monthly income over nine months; `null` when not available. */
-  nine_month_avg_monthly: averageSchema,
-  /** Average monthly income over twelve months; `null` when not available. */
-  twelve_month_avg_monthly: averageSchema,
-  /** The income streams. */
-  income_streams: z.array(incomeStreamSchema).optional(),
-  /** Start of the covered period, YYYY-MM-DD. */
-  start_date: z.string().optional(),
-  /** End of the covered period, YYYY-MM-DD. */
-  end_date: z.string().optional(),
-  /** Length of the transaction timespan. */
-  transaction_timespan_length: z.int().optional(),
-};
-
-/** A connected bank and the income found in it. */
-export const bankConnectionSchema = z.looseObject({
-  /** Name of the bank. */
-  institution_name: z.string().optional(),
-  /** The connected accounts; their fields are not shown in the spec, so they are kept as records. */
-  accounts: z.array(z.record(z.string(), z.unknown())).optional(),
-  /** Income found in the bank's transactions. */
-  income: z
-    .looseObject({
-      ...connectionIncomeShape,
-      /** Non-recurring income found in the bank's transactions. */
-      non_recurring: z
-        .looseObject({
-          /** Total non-recurring income. */
-          total: z.number().optional(),
-          /** Non-recurring income streams. */
-          income_streams: z.array(incomeStreamSchema).optional(),
-        })
-        .optional(),
-    })
-    .optional(),
-});
-/** A connected bank and the income found in it. */
-export type BankConnection = z.infer<typeof bankConnectionSchema>;
-
-/** Pay frequencies seen (spec 2.8). */
+/** Pay frequencies seen. */
 export const PAY_FREQUENCIES = ['Weekly', 'Biweekly', 'Semimonthly', 'Monthly'] as const;
-/** Pay rates seen (spec 2.8). */
+/** Pay rates seen. */
 export const PAY_RATES = ['Annual', 'Hourly'] as const;
-
-/** A connected payroll account and the income found in it. */
-export const payrollConnectionSchema = z.looseObject({
-  /** Employee name as the payroll provider has it. */
-  employee_name: z.string().optional(),
-  /** Employer name. */
-  company_name: z.string().optional(),
-  /** Payroll provider. */
-  institution_name: z.string().optional(),
-  /** Employer address. */
-  company_address: z.string().optional(),
-  /** Job title. */
-  title: z.string().optional(),
-  /** Start of employment, long written form (`January 5, 2024`). */
-  start_date: z.string().optional(),
-  /** End of employment, long written form, `null` while employed. */
-  end_date: z.string().nullable().optional(),
-  /** Pay frequency; value seen: Biweekly. */
-  pay_frequency: openEnum(PAY_FREQUENCIES).optional(),
-  /** Pay rate basis; value seen: Annual. */
-  pay_rate: openEnum(PAY_RATES).optional(),
-  /** Pay amount per `pay_rate`. */
-  pay_amount: z.number().optional(),
-  /** Income found in the payroll data. */
-  income: z.looseObject(connectionIncomeShape).optional(),
-  /** Whether the payroll name differs from the applicant's name. */
-  is_name_mismatched: z.boolean().optional(),
-});
-/** A connected payroll account and the income found in it. */
-export type PayrollConnection = z.infer<typeof payrollConnectionSchema>;
-
-/** One signal behind a document's fraud risk. */
-export const fraudRiskSignalSchema = z.looseObject({
-  /** Kind of signal. */
-  type: z.string().optional(),
-  /** What was found. */
-  description: z.string().optional(),
-});
-/** One signal behind a document's fraud risk. */
-export type FraudRiskSignal = z.infer<typeof fraudRiskSignalSchema>;
-
 /** Fraud risk levels; value seen: low. */
 export const FRAUD_RISKS = ['low', 'medium', 'high'] as const;
-
-/** A document the applicant uploaded, with its fraud assessment. */
-export const uploadedDocumentSchema = z.looseObject({
-  /** File name. */
-  name: z.string().optional(),
-  /** Kind of document. */
-  type: z.string().optional(),
-  /** Fraud risk level; value seen: low. */
-  fraud_risk: openEnum(FRAUD_RISKS).optional(),
-  /** Fraud risk score. */
-  fraud_risk_score: z.int().optional(),
-  /** Name of the applicant the document belongs to. */
-  applicant_name: z.string().optional(),
-  /** Signals behind the fraud risk. */
-  fraud_risk_signals: z.array(fraudRiskSignalSchema).optional(),
-});
-/** A document the applicant uploaded. */
-export type UploadedDocument = z.infer<typeof uploadedDocumentSchema>;
-
 /** Results of an income criteria rule; value seen: passed. */
 export const CRITERIA_RESULTS = ['passed', 'failed'] as const;
 
-/** The outcome of one income criteria rule (replaces the deprecated approval recommendation). */
-export const criteriaRuleResultSchema = z.looseObject({
-  /** Outcome of the rule; value seen: passed. */
-  result: openEnum(CRITERIA_RESULTS).optional(),
-  /** Outcome of the income-to-rent multiplier check. */
-  multiplier_result: openEnum(CRITERIA_RESULTS).optional(),
-  /** Income-to-rent multiplier the rule requires. */
-  multiplier_threshold: z.number().optional(),
-  /** Averaging field the rule used, such as three_month_avg_monthly. */
-  criteria_used: z.string().optional(),
-  /** Rule the criteria came from. */
-  criteria_from_rule: z.string().optional(),
-});
-/** The outcome of one income criteria rule. */
-export type CriteriaRuleResult = z.infer<typeof criteriaRuleResultSchema>;
+// ---------------------------------------------------------------------------------------------
+// Public types (proved equal to the schemas below by test/schemas/types.test-d.ts). Every field
+// is optional: absent or `null` means the service had no value for it.
+// ---------------------------------------------------------------------------------------------
 
-/** One verification's part of an income report (items of `data.reports`). */
-export const verificationReportSchema = z.looseObject({
-  /** Verification identifier (uuid). */
-  verification_id: idSchema.optional(),
+/** One transaction of an income stream. */
+export interface Transaction {
+  /** Transaction description as the bank shows it. `null`: none. */
+  name?: string | null | undefined;
+  /** Amount in dollars (`1250.5`). `null`: none. */
+  amount?: number | null | undefined;
+  /** Date in `MM/DD/YYYY` form (`01/05/2024`); `toIsoDate()` gives `2024-01-05`. `null`: none. */
+  date?: string | null | undefined;
+}
+
+/** One paystub of an income stream. Amounts in dollars; `null`: not on the paystub. */
+export interface Paystub {
+  /** Gross pay in dollars. */
+  gross_pay?: number | null | undefined;
+  /** Base pay in dollars. */
+  base_pay?: number | null | undefined;
+  /** Bonus in dollars. */
+  bonus?: number | null | undefined;
+  /** Commission in dollars. */
+  commission?: number | null | undefined;
+  /** Tips in dollars. */
+  tips?: number | null | undefined;
+  /** Overtime pay in dollars. */
+  overtime?: number | null | undefined;
+  /** Other pay in dollars. */
+  other?: number | null | undefined;
+  /** Net pay in dollars. */
+  net_pay?: number | null | undefined;
+  /** Hours worked in the pay period. */
+  hours_worked?: number | null | undefined;
+  /** Pay date in long written form (`January 5, 2024`); `toIsoDate()` converts it. */
+  pay_date?: string | null | undefined;
+  /** First day of the pay period, long written form (`January 1, 2024`). */
+  start_date?: string | null | undefined;
+  /** Last day of the pay period, long written form. */
+  end_date?: string | null | undefined;
+}
+
+/** One stream of income (an employer, a benefit, ...). */
+export interface IncomeStream {
+  /** Name of the stream (usually the payer). */
+  name?: string | null | undefined;
+  /** Total over the summarised period, in dollars. */
+  total?: number | null | undefined;
+  /** Monthly income from this stream, in dollars. */
+  monthly_income?: number | null | undefined;
+  /** First date of the stream, `YYYY-MM-DD`. */
+  start_date?: string | null | undefined;
+  /** Last date of the stream, `YYYY-MM-DD`; `null` while the stream continues. */
+  end_date?: string | null | undefined;
+  /** The transactions of the stream. */
+  transactions?: Transaction[] | null | undefined;
+  /** The paystubs of the stream. */
+  paystubs?: Paystub[] | null | undefined;
+  /** Indexes into `transactions` after which a pay gap occurs. */
+  pay_gap_after_transaction_indexes?: number[] | null | undefined;
+}
+
+/** Recurring or non-recurring income: the total, monthly averages over several periods, and the streams. */
+export interface IncomeSummary {
+  /** Total income in dollars. */
+  total?: number | null | undefined;
+  /** Average monthly income over the last month, in dollars; `null` when the period has no data. */
+  one_month_avg_monthly?: number | null | undefined;
+  /** Average monthly income over two months, in dollars; `null` when the period has no data. */
+  two_month_avg_monthly?: number | null | undefined;
+  /** Average monthly income over three months, in dollars; `null` when the period has no data. */
+  three_month_avg_monthly?: number | null | undefined;
+  /** Average monthly income over six months, in dollars; `null` when the period has no data. */
+  six_month_avg_monthly?: number | null | undefined;
+  /** Average monthly income over nine months, in dollars; `null` when the period has no data. */
+  nine_month_avg_monthly?: number | null | undefined;
+  /** Average monthly income over twelve months, in dollars; `null` when the period has no data. */
+  twelve_month_avg_monthly?: number | null | undefined;
+  /** The income streams. */
+  income_streams?: IncomeStream[] | null | undefined;
+}
+
+/** Income found in a bank or payroll connection: totals, averages (two to twelve months), streams. */
+export interface ConnectionIncome {
+  /** Total income in dollars. */
+  total?: number | null | undefined;
+  /** Average monthly income over two months, in dollars; `null` when the period has no data. */
+  two_month_avg_monthly?: number | null | undefined;
+  /** Average monthly income over three months, in dollars; `null` when the period has no data. */
+  three_month_avg_monthly?: number | null | undefined;
+  /** Average monthly income over six months, in dollars; `null` when the period has no data. */
+  six_month_avg_monthly?: number | null | undefined;
+  /** Average monthly income over nine months, in dollars; `null` when the period has no data. */
+  nine_month_avg_monthly?: number | null | undefined;
+  /** Average monthly income over twelve months, in dollars; `null` when the period has no data. */
+  twelve_month_avg_monthly?: number | null | undefined;
+  /** The income streams. */
+  income_streams?: IncomeStream[] | null | undefined;
+  /** Start of the covered period, `YYYY-MM-DD`. */
+  start_date?: string | null | undefined;
+  /** End of the covered period, `YYYY-MM-DD`. */
+  end_date?: string | null | undefined;
+  /** Length of the transaction timespan, in days. */
+  transaction_timespan_length?: number | null | undefined;
+}
+
+/** Non-recurring income found in a bank's transactions. */
+export interface BankNonRecurringIncome {
+  /** Total non-recurring income in dollars. */
+  total?: number | null | undefined;
+  /** Non-recurring income streams. */
+  income_streams?: IncomeStream[] | null | undefined;
+}
+
+/** Income found in a bank's transactions. */
+export interface BankIncome extends ConnectionIncome {
+  /** Non-recurring income found in the bank's transactions. */
+  non_recurring?: BankNonRecurringIncome | null | undefined;
+}
+
+/** A connected bank and the income found in it. */
+export interface BankConnection {
+  /** Name of the bank. */
+  institution_name?: string | null | undefined;
+  /** The connected accounts; their fields are not documented, so each is kept as a record. */
+  accounts?: Record<string, unknown>[] | null | undefined;
+  /** Income found in the bank's transactions. */
+  income?: BankIncome | null | undefined;
+}
+
+/** A connected payroll account and the income found in it. */
+export interface PayrollConnection {
+  /** Employee name as the payroll provider has it. */
+  employee_name?: string | null | undefined;
+  /** Employer name. */
+  company_name?: string | null | undefined;
+  /** Payroll provider. */
+  institution_name?: string | null | undefined;
+  /** Employer address. */
+  company_address?: string | null | undefined;
+  /** Job title. */
+  title?: string | null | undefined;
+  /** Start of employment, long written form (`January 5, 2024`). */
+  start_date?: string | null | undefined;
+  /** End of employment, long written form; `null` while employed. */
+  end_date?: string | null | undefined;
+  /** Pay frequency. Known values: `Weekly`, `Biweekly`, `Semimonthly`, `Monthly` (capitalised). */
+  pay_frequency?: OpenEnum<(typeof PAY_FREQUENCIES)[number]> | null | undefined;
+  /** What `pay_amount` is per. Known values: `Annual`, `Hourly`. */
+  pay_rate?: OpenEnum<(typeof PAY_RATES)[number]> | null | undefined;
+  /** Pay amount in dollars, per `pay_rate` (a salary for `Annual`, an hourly wage for `Hourly`). */
+  pay_amount?: number | null | undefined;
+  /** Income found in the payroll data. */
+  income?: ConnectionIncome | null | undefined;
+  /** Whether the payroll name differs from the applicant's name. */
+  is_name_mismatched?: boolean | null | undefined;
+}
+
+/** One signal behind a document's fraud risk. */
+export interface FraudRiskSignal {
+  /** Kind of signal. */
+  type?: string | null | undefined;
+  /** What was found. */
+  description?: string | null | undefined;
+}
+
+/** A document the applicant uploaded, with its fraud assessment. */
+export interface UploadedDocument {
+  /** File name. */
+  name?: string | null | undefined;
+  /** Kind of document (a paystub, a bank statement, ...). */
+  type?: string | null | undefined;
+  /** Fraud risk level. Known values: `low`, `medium`, `high`. */
+  fraud_risk?: OpenEnum<(typeof FRAUD_RISKS)[number]> | null | undefined;
+  /** Fraud risk score, an integer; `null` when not scored. */
+  fraud_risk_score?: number | null | undefined;
+  /** Name of the applicant the document belongs to. */
+  applicant_name?: string | null | undefined;
+  /** Signals behind the fraud risk. */
+  fraud_risk_signals?: FraudRiskSignal[] | null | undefined;
+}
+
+/** The outcome of one income criteria rule (replaces the deprecated approval recommendation). */
+export interface CriteriaRuleResult {
+  /** Outcome of the rule. Known values: `passed`, `failed`. */
+  result?: OpenEnum<(typeof CRITERIA_RESULTS)[number]> | null | undefined;
+  /** Outcome of the income-to-rent multiplier check. Known values: `passed`, `failed`. */
+  multiplier_result?: OpenEnum<(typeof CRITERIA_RESULTS)[number]> | null | undefined;
+  /** Income-to-rent multiplier the rule requires (`2.5`: income at least 2.5 times the rent). */
+  multiplier_threshold?: number | null | undefined;
+  /** Averaging field the rule used, such as `three_month_avg_monthly`. */
+  criteria_used?: string | null | undefined;
+  /** Rule the criteria came from. */
+  criteria_from_rule?: string | null | undefined;
+}
+
+/** Who was verified. */
+export interface VerifiedIdentity {
+  /** Full name. */
+  full_name?: string | null | undefined;
+  /** Email address. */
+  email?: string | null | undefined;
+}
+
+/** A source income came from. */
+export interface IncomeSourceEntry {
+  /** Source kind. Known values: `bank`, `payroll`, `documents`. */
+  source?: IncomeSource | null | undefined;
+}
+
+/** One verification's part of an income report (an item of `data.reports`). */
+export interface VerificationReport {
+  /** Verification identifier (a uuid). */
+  verification_id?: string | null | undefined;
   /** Who was verified. */
-  identity: z
-    .looseObject({
-      /** Full name. */
-      full_name: z.string().optional(),
-      /** Email address. */
-      email: z.string().optional(),
-    })
-    .optional(),
-  /** Why the verification is complete. */
-  reason_completed: reasonCompletedSchema.optional(),
+  identity?: VerifiedIdentity | null | undefined;
+  /**
+   * Why the verification is complete. Known values: `not_completed`, `finished`, `no_bank`,
+   * `no_online_banking`, `share_bank`, `no_income`, `bank_cannot_connect`, `missing_bank`.
+   */
+  reason_completed?: ReasonCompleted | null | undefined;
   /** Sources the income came from. */
-  income_sources: z
-    .array(
-      z.looseObject({
-        /** Source kind: bank, payroll, documents, ... */
-        source: incomeSourceSchema.optional(),
-      }),
-    )
-    .optional(),
+  income_sources?: IncomeSourceEntry[] | null | undefined;
   /** Recurring income of this verification. */
-  recurring: incomeSummarySchema.optional(),
+  recurring?: IncomeSummary | null | undefined;
   /** Non-recurring income of this verification. */
-  non_recurring: incomeSummarySchema.optional(),
-  /** Length of the summarised period. */
-  summary_timespan_length: z.int().optional(),
+  non_recurring?: IncomeSummary | null | undefined;
+  /** Length of the summarised period, in months. */
+  summary_timespan_length?: number | null | undefined;
   /** Connected banks. */
-  bank_connections: z.array(bankConnectionSchema).optional(),
+  bank_connections?: BankConnection[] | null | undefined;
   /** Connected payroll accounts. */
-  payroll_connections: z.array(payrollConnectionSchema).optional(),
-  /** The applicant's explanation of their income. */
-  income_explanation: z.string().optional(),
+  payroll_connections?: PayrollConnection[] | null | undefined;
+  /** The applicant's own explanation of their income; `null` when they gave none. */
+  income_explanation?: string | null | undefined;
   /** Documents uploaded for this verification. */
-  uploaded_documents: z.array(uploadedDocumentSchema).optional(),
-});
-/** One verification's part of an income report. */
-export type VerificationReport = z.infer<typeof verificationReportSchema>;
+  uploaded_documents?: UploadedDocument[] | null | undefined;
+}
 
 /** The `data` of a report whose `report_type` is `income`. */
-export const incomeReportDataSchema = z.looseObject({
+export interface IncomeReportData {
   /** One entry per verification. */
-  reports: z.array(verificationReportSchema).optional(),
+  reports?: VerificationReport[] | null | undefined;
   /** Household-level recurring income. */
-  recurring: incomeSummarySchema.optional(),
+  recurring?: IncomeSummary | null | undefined;
   /** Household-level non-recurring income. */
-  non_recurring: incomeSummarySchema.optional(),
-  /** Length of the summarised period. */
-  summary_timespan_length: z.int().optional(),
-  /** Results of the income criteria rules (replace the deprecated approval recommendation). */
-  criteria_rule_results: z.array(criteriaRuleResultSchema).optional(),
-  /** Applicant group identifier (uuid). */
-  applicant_group_id: idSchema.optional(),
+  non_recurring?: IncomeSummary | null | undefined;
+  /** Length of the summarised period, in months. */
+  summary_timespan_length?: number | null | undefined;
+  /** Results of the income criteria rules (they replace the deprecated approval recommendation). */
+  criteria_rule_results?: CriteriaRuleResult[] | null | undefined;
+  /** Applicant group identifier (a uuid). */
+  applicant_group_id?: string | null | undefined;
   /** Property name. */
-  property_name: z.string().optional(),
-  /** Monthly rent of the property, in cents. */
-  property_monthly_rent_cents: centsSchema.optional(),
-  /** ISO 8601 date-time with milliseconds. */
-  created_at: dateTimeSchema.optional(),
+  property_name?: string | null | undefined;
+  /** Monthly rent of the property in CENTS (an integer: `285000` is $2,850). */
+  property_monthly_rent_cents?: number | null | undefined;
+  /** When the report was created: an ISO 8601 date-time with milliseconds (`2024-06-05T16:00:00.123Z`). */
+  created_at?: string | null | undefined;
   /** Documents uploaded for the household. */
-  uploaded_documents: z.array(uploadedDocumentSchema).optional(),
+  uploaded_documents?: UploadedDocument[] | null | undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+// ---------------------------------------------------------------------------------------------
+
+/** One transaction of an income stream. */
+export const transactionSchema = responseObject({
+  name: opt(z.string()),
+  amount: opt(z.number()),
+  date: opt(z.string()),
 });
-/** The `data` of an income report. */
-export type IncomeReportData = z.infer<typeof incomeReportDataSchema>;
+
+/** One paystub of an income stream. */
+export const paystubSchema = responseObject({
+  gross_pay: opt(z.number()),
+  base_pay: opt(z.number()),
+  bonus: opt(z.number()),
+  commission: opt(z.number()),
+  tips: opt(z.number()),
+  overtime: opt(z.number()),
+  other: opt(z.number()),
+  net_pay: opt(z.number()),
+  hours_worked: opt(z.number()),
+  pay_date: opt(z.string()),
+  start_date: opt(z.string()),
+  end_date: opt(z.string()),
+});
+
+/** One stream of income (an employer, a benefit, ...). */
+export const incomeStreamSchema = responseObject({
+  name: opt(z.string()),
+  total: opt(z.number()),
+  monthly_income: opt(z.number()),
+  start_date: opt(z.string()),
+  end_date: opt(z.string()),
+  transactions: opt(z.array(transactionSchema)),
+  paystubs: opt(z.array(paystubSchema)),
+  pay_gap_after_transaction_indexes: opt(z.array(z.int())),
+});
+
+/** Recurring or non-recurring income: totals, monthly averages over several periods, and streams. */
+export const incomeSummarySchema = responseObject({
+  total: opt(z.number()),
+  one_month_avg_monthly: opt(z.number()),
+  two_month_avg_monthly: opt(z.number()),
+  three_month_avg_monthly: opt(z.number()),
+  six_month_avg_monthly: opt(z.number()),
+  nine_month_avg_monthly: opt(z.number()),
+  twelve_month_avg_monthly: opt(z.number()),
+  income_streams: opt(z.array(incomeStreamSchema)),
+});
+
+/** Income found in a bank or payroll connection. */
+export const connectionIncomeSchema = responseObject({
+  total: opt(z.number()),
+  two_month_avg_monthly: opt(z.number()),
+  three_month_avg_monthly: opt(z.number()),
+  six_month_avg_monthly: opt(z.number()),
+  nine_month_avg_monthly: opt(z.number()),
+  twelve_month_avg_monthly: opt(z.number()),
+  income_streams: opt(z.array(incomeStreamSchema)),
+  start_date: opt(z.string()),
+  end_date: opt(z.string()),
+  transaction_timespan_length: opt(z.int()),
+});
+
+/** Income found in a bank's transactions. */
+export const bankIncomeSchema = responseObject({
+  ...connectionIncomeSchema.shape,
+  non_recurring: opt(
+    responseObject({
+      total: opt(z.number()),
+      income_streams: opt(z.array(incomeStreamSchema)),
+    }),
+  ),
+});
+
+/** A connected bank and the income found in it. */
+export const bankConnectionSchema = responseObject({
+  institution_name: opt(z.string()),
+  accounts: opt(z.array(z.record(z.string(), z.unknown()))),
+  income: opt(bankIncomeSchema),
+});
+
+/** A connected payroll account and the income found in it. */
+export const payrollConnectionSchema = responseObject({
+  employee_name: opt(z.string()),
+  company_name: opt(z.string()),
+  institution_name: opt(z.string()),
+  company_address: opt(z.string()),
+  title: opt(z.string()),
+  start_date: opt(z.string()),
+  end_date: opt(z.string()),
+  pay_frequency: opt(openEnum(PAY_FREQUENCIES)),
+  pay_rate: opt(openEnum(PAY_RATES)),
+  pay_amount: opt(z.number()),
+  income: opt(connectionIncomeSchema),
+  is_name_mismatched: opt(z.boolean()),
+});
+
+/** One signal behind a document's fraud risk. */
+export const fraudRiskSignalSchema = responseObject({
+  type: opt(z.string()),
+  description: opt(z.string()),
+});
+
+/** A document the applicant uploaded, with its fraud assessment. */
+export const uploadedDocumentSchema = responseObject({
+  name: opt(z.string()),
+  type: opt(z.string()),
+  fraud_risk: opt(openEnum(FRAUD_RISKS)),
+  fraud_risk_score: opt(z.int()),
+  applicant_name: opt(z.string()),
+  fraud_risk_signals: opt(z.array(fraudRiskSignalSchema)),
+});
+
+/** The outcome of one income criteria rule. */
+export const criteriaRuleResultSchema = responseObject({
+  result: opt(openEnum(CRITERIA_RESULTS)),
+  multiplier_result: opt(openEnum(CRITERIA_RESULTS)),
+  multiplier_threshold: opt(z.number()),
+  criteria_used: opt(z.string()),
+  criteria_from_rule: opt(z.string()),
+});
+
+/** One verification's part of an income report (items of `data.reports`). */
+export const verificationReportSchema = responseObject({
+  verification_id: opt(idSchema),
+  identity: opt(
+    responseObject({
+      full_name: opt(z.string()),
+      email: opt(z.string()),
+    }),
+  ),
+  reason_completed: opt(reasonCompletedSchema),
+  income_sources: opt(z.array(responseObject({ source: opt(incomeSourceSchema) }))),
+  recurring: opt(incomeSummarySchema),
+  non_recurring: opt(incomeSummarySchema),
+  summary_timespan_length: opt(z.int()),
+  bank_connections: opt(z.array(bankConnectionSchema)),
+  payroll_connections: opt(z.array(payrollConnectionSchema)),
+  income_explanation: opt(z.string()),
+  uploaded_documents: opt(z.array(uploadedDocumentSchema)),
+});
+
+/** The `data` of a report whose `report_type` is `income`. */
+export const incomeReportDataSchema = responseObject({
+  reports: opt(z.array(verificationReportSchema)),
+  recurring: opt(incomeSummarySchema),
+  non_recurring: opt(incomeSummarySchema),
+  summary_timespan_length: opt(z.int()),
+  criteria_rule_results: opt(z.array(criteriaRuleResultSchema)),
+  applicant_group_id: opt(idSchema),
+  property_name: opt(z.string()),
+  property_monthly_rent_cents: opt(centsSchema),
+  created_at: opt(dateTimeSchema),
+  uploaded_documents: opt(z.array(uploadedDocumentSchema)),
+});

@@ -4,78 +4,116 @@
  */
 import { z } from 'zod';
 import { fastCheck, setFastCheck } from '../core/compiled.js';
-import { dateTimeSchema, idSchema, isRecord } from './common.js';
-import { incomeReportDataSchema } from './income-report.js';
+import { dateTimeSchema, idSchema, isRecord, type OpenEnum, openEnum, responseObject } from './common.js';
+import { type IncomeReportData, incomeReportDataSchema } from './income-report.js';
 
-/** Report names seen (spec 2.8). */
-export const REPORT_NAMES = ['income'] as const;
+/** Report names seen: `income` (the vendor's samples also write `Income`). */
+export const REPORT_NAMES = ['income', 'Income'] as const;
 
-/** One report in the reports list of a group (spec 2.4). */
-export const reportSummarySchema = z.looseObject({
-  /** Report identifier (uuid). */
-  id: idSchema,
-  /** Report name; value seen: income. */
-  report_name: z.string(),
-  /** Whether the report data has expired. */
-  is_expired: z.boolean(),
-  /** ISO 8601 date-time of creation. */
-  created_at: dateTimeSchema,
-  /** Applicant group identifier (uuid). */
-  applicant_group_id: idSchema,
-  /** Applicant identifier (uuid); household reports belong to no single applicant, so it may be absent or `null`. */
-  applicant_id: idSchema.nullable().optional(),
+/** One report in the reports list of a group. */
+export interface ReportSummary {
+  /** Report identifier (a uuid); `reports.retrieve(id)` reads the report. */
+  id: string;
+  /** Report name. Known values: `income` (also written `Income`); a newer value is passed through. */
+  report_name: OpenEnum<(typeof REPORT_NAMES)[number]>;
+  /** Whether the report data has expired (then `reports.retrieve` throws `ReportExpiredError`). */
+  is_expired: boolean;
+  /** When the report was created: an ISO 8601 date-time (`2024-06-05T16:00:00Z`). */
+  created_at: string;
+  /**
+   * Applicant group identifier (a uuid). Present for household reports; an individual report may
+   * leave it out or send `null`.
+   */
+  applicant_group_id?: string | null | undefined;
+  /**
+   * Applicant identifier (a uuid). Present for individual reports; a household report belongs to
+   * no single applicant, so it is absent or `null`.
+   */
+  applicant_id?: string | null | undefined;
   /** Relative path of the report, `/reports/<report_id>`. */
+  path: string;
+}
+
+/** Body of `GET /api/v1/applicant_groups/{id}/reports`. */
+export interface ApplicantGroupReports {
+  /** Reports covering the whole household (no `applicant_id`). */
+  household_reports: ReportSummary[];
+  /** Reports of single applicants (each with an `applicant_id`). */
+  individual_reports: ReportSummary[];
+}
+
+/** Fields of every report detail, whatever its `report_type`. */
+export interface ReportDetailBase {
+  /** Report identifier (a uuid). */
+  report_id: string;
+  /** Applicant group identifier (a uuid). */
+  applicant_group_id: string;
+  /** Applicant identifier (a uuid): present for individual reports; absent or `null` for household reports. */
+  applicant_id?: string | null | undefined;
+  /**
+   * Secure link to the PDF rendering; it expires 2 hours after retrieval.
+   * `reports.downloadPdf(report_id)` fetches it and refreshes a stale link once.
+   */
+  pdf_url: string;
+}
+
+/** A report detail whose `report_type` is `income`: `data` is typed. */
+export interface IncomeReportDetail extends ReportDetailBase {
+  /** Type of report data in this response: `income`. */
+  report_type: 'income';
+  /** The income report data. */
+  data: IncomeReportData;
+}
+
+/** A report detail of any other `report_type`: `data` is kept as a record. */
+export interface OtherReportDetail extends ReportDetailBase {
+  /** Type of report data in this response (anything but `income`, e.g. `identity`). */
+  report_type: string;
+  /** Report data as sent; its shape is not documented for this report type. */
+  data: Record<string, unknown>;
+}
+
+/** Body of `GET /api/v1/reports/{id}`; narrow with {@link isIncomeReport}. */
+export type ReportDetail = IncomeReportDetail | OtherReportDetail;
+
+/** One report in the reports list of a group. */
+export const reportSummarySchema = responseObject({
+  id: idSchema,
+  report_name: openEnum(REPORT_NAMES),
+  is_expired: z.boolean(),
+  created_at: dateTimeSchema,
+  applicant_group_id: idSchema.nullish(),
+  applicant_id: idSchema.nullish(),
   path: z.string(),
 });
-/** One report in the reports list of a group. */
-export type ReportSummary = z.infer<typeof reportSummarySchema>;
 
-/** Body of `GET /api/v1/applicant_groups/{id}/reports` (spec 4.3). */
-export const applicantGroupReportsSchema = z.looseObject({
-  /** Reports covering the whole household. */
+/** Body of `GET /api/v1/applicant_groups/{id}/reports`. */
+export const applicantGroupReportsSchema = responseObject({
   household_reports: z.array(reportSummarySchema),
-  /** Reports of single applicants. */
   individual_reports: z.array(reportSummarySchema),
 });
-/** Body of `GET /api/v1/applicant_groups/{id}/reports`. */
-export type ApplicantGroupReports = z.infer<typeof applicantGroupReportsSchema>;
 
-/** Fields of every report detail (spec 2.5). */
+/** Fields of every report detail. */
 const reportDetailShape = {
-  /** Report identifier (uuid). */
   report_id: idSchema,
-  /** Applicant group identifier (uuid). */
   applicant_group_id: idSchema,
-  /** Applicant identifier (uuid); present only for individual reports, absent for household reports. */
-  applicant_id: idSchema.optional(),
-  /** Secure link to the PDF; expires 2 hours after the report was retrieved. */
+  applicant_id: idSchema.nullish(),
   pdf_url: z.string(),
 };
 
 /** A report detail whose `report_type` is `income`: `data` is typed. */
-export const incomeReportDetailSchema = z.looseObject({
+export const incomeReportDetailSchema = responseObject({
   ...reportDetailShape,
-  /** Type of report data in this response. */
   report_type: z.literal('income'),
-  /** The income report data. */
   data: incomeReportDataSchema,
 });
-/** A report detail whose `report_type` is `income`. */
-export type IncomeReportDetail = z.infer<typeof incomeReportDetailSchema>;
 
 /** A report detail of any other `report_type`: `data` is kept as a record. */
-export const otherReportDetailSchema = z.looseObject({
+export const otherReportDetailSchema = responseObject({
   ...reportDetailShape,
-  /** Type of report data in this response (anything but `income`). */
   report_type: z.string(),
-  /** Report data; its shape is not documented for this report type. */
   data: z.record(z.string(), z.unknown()),
 });
-/** A report detail of any other `report_type`. */
-export type OtherReportDetail = z.infer<typeof otherReportDetailSchema>;
-
-/** Body of `GET /api/v1/reports/{id}`; narrow with {@link isIncomeReport}. */
-export type ReportDetail = IncomeReportDetail | OtherReportDetail;
 
 /**
  * Body of `GET /api/v1/reports/{id}` (spec 2.5, 4.4). Dispatches on `report_type` itself rather

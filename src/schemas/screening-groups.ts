@@ -6,183 +6,261 @@
 import { z } from 'zod';
 import {
   emailSchema,
+  exactObject,
   GROUP_STATUSES,
+  type GroupStatus,
   groupStatusSchema,
   httpUrlSchema,
   idSchema,
   monthlyRentSchema,
+  type OpenEnum,
   openEnum,
   phoneNumberSchema,
+  type ReasonCompleted,
   reasonCompletedSchema,
   requiredTextSchema,
+  responseObject,
   spelledOutStateSchema,
   timestampSchema,
 } from './common.js';
+
+/** Screening statuses: not_started, in_progress, completed. */
+export const SCREENING_STATUSES = GROUP_STATUSES;
+
+/** Values of the deprecated approval recommendation. */
+export const APPROVAL_RECOMMENDATIONS = ['unavailable', 'approve', 'decline'] as const;
+
+// ---------------------------------------------------------------------------------------------
+// Public types (proved equal to the schemas below by test/schemas/types.test-d.ts)
+// ---------------------------------------------------------------------------------------------
+
+/** One applicant's screening in a screening group. */
+export interface Screening {
+  /** Screening identifier. */
+  id: string;
+  /** Applicant first name. */
+  applicant_first_name: string;
+  /** Applicant last name. */
+  applicant_last_name: string;
+  /** Applicant email; the invitation went there. */
+  applicant_email: string;
+  /**
+   * `not_started` (invitation not yet followed), `in_progress` (begun, final report not
+   * submitted) or `completed` (outcome in `reason_completed`); a newer value is passed through.
+   */
+  screening_status: OpenEnum<(typeof SCREENING_STATUSES)[number]>;
+  /**
+   * Why the screening is complete; `not_completed` while it is not. Known values: `finished`,
+   * `no_bank`, `no_online_banking`, `share_bank`, `no_income`, `bank_cannot_connect`, `missing_bank`.
+   */
+  reason_completed: ReasonCompleted;
+}
+
+/** A screening group (the earlier interface family). */
+export interface ScreeningGroup {
+  /** Group identifier. */
+  id: string;
+  /** One screening per applicant. */
+  screenings: Screening[];
+  /** Known values: `not_started`, `in_progress`, `completed`; a newer value is passed through. */
+  status: GroupStatus;
+  /** Property name. */
+  property_name: string;
+  /** Street address; on create it may include the unit appended, on list the unit is separate. */
+  property_street_address: string;
+  /** Unit number; empty when none was given. */
+  unit_number: string;
+  /** Monthly rent in CENTS (`285000` is $2,850). Create takes dollars (`monthly_rent`). */
+  monthly_rent_cents: number;
+  /**
+   * Known values: `unavailable`, `approve`, `decline`. Absent or `null` once the service stops
+   * sending it.
+   * @deprecated Replaced by income criteria: pass `criteria_rule_set_id` on create and read
+   * `criteria_rule_results` in the income report (`reports.retrieve`).
+   */
+  approval_recommendation?: OpenEnum<(typeof APPROVAL_RECOMMENDATIONS)[number]> | null | undefined;
+  /** Whether the decision maker pays (`false`: the applicant pays). */
+  is_decision_maker_paying: boolean;
+  /** Whether the group expired: requests expire within 14 days if not fully completed. */
+  is_expired: boolean;
+  /** Whether the report expired; `false` when no report exists. `null` is also sent (seen in lists). */
+  is_report_expired: boolean | null;
+  /** Display name of the decision maker (may be a company name). */
+  decision_maker_display_name: string;
+  /**
+   * Net income to rent multiplier the group was created with (`2.5` by default). Absent or
+   * `null` once the service stops sending it.
+   * @deprecated Replaced by income criteria: pass `criteria_rule_set_id` on create and read
+   * `criteria_rule_results` in the income report (`reports.retrieve`).
+   */
+  income_multiplier_threshold?: number | null | undefined;
+  /** Saved with the group to correlate to an id held by the caller; `null` when none was given. */
+  correlation_id: string | null;
+  /**
+   * When the group was created: a Unix timestamp, in SECONDS or, as some samples show, in
+   * MILLISECONDS (possibly fractional). `toDate(created_at_timestamp)` tells them apart.
+   */
+  created_at_timestamp: number;
+}
+
+/** Body of `GET /api/v1/screening_groups` (one page of 25). */
+export interface ScreeningGroupListResponse {
+  /** The groups of this page (25 per page). */
+  screening_groups: ScreeningGroup[];
+  /**
+   * Total number of groups over all pages. The vendor documents it as optional: absent or
+   * `null`, pagination ends on an empty or short page instead.
+   */
+  total_count?: number | null | undefined;
+}
+
+/** One applicant in the body of a screening-group create. */
+export interface ScreeningApplicantCreateParams {
+  /** First name (not blank). */
+  applicant_first_name: string;
+  /** Last name (not blank). */
+  applicant_last_name: string;
+  /** Email; receives the invitation. In production a nonexistent address gives 400. */
+  applicant_email: string;
+  /** Phone number in international E.164 form, no spaces (`+14155550123`); giving it also sends a text message. */
+  applicant_phone_number?: string | undefined;
+}
+
+/** The property in the body of a screening-group create; it is displayed to the applicant. */
+export interface ScreeningPropertyCreateParams {
+  /** Property name (not blank). */
+  name: string;
+  /** Street address (not blank). */
+  street_address: string;
+  /** City (not blank). */
+  city: string;
+  /** ZIP code (not blank). */
+  zip_code: string;
+  /** State, SPELLED OUT (`California`, not `CA`): a two-letter code is rejected, naming the state to use. */
+  state: string;
+  /** Unit number or identifier. */
+  unit?: string | undefined;
+}
+
+/** Body of a screening-group create. Exact: an unknown key is rejected before any I/O. */
+export interface ScreeningGroupCreateParams {
+  /** The applicants, at least one; each receives an invitation unless invitations are disabled. */
+  applicants: ScreeningApplicantCreateParams[];
+  /** The property, displayed to the applicant. */
+  property: ScreeningPropertyCreateParams;
+  /** Whether the decision maker (`true`) or the applicant (`false`) pays. */
+  is_decision_maker_paying: boolean;
+  /** Display name of the decision maker; may be a company name. */
+  decision_maker_display_name: string;
+  /**
+   * Monthly rent in DOLLARS (not cents): a positive whole number, at most 100 000
+   * (`MONTHLY_RENT_MAX_DOLLARS`). For several applicants, the rent of the whole household.
+   */
+  monthly_rent: number;
+  /**
+   * Net income to rent multiplier; the service defaults to 2.5.
+   * @deprecated Replaced by income criteria: pass `criteria_rule_set_id` instead.
+   */
+  income_multiplier_threshold?: number | undefined;
+  /** Criteria rule set to use (replaces `income_multiplier_threshold`); the default rule set applies when left out. */
+  criteria_rule_set_id?: string | undefined;
+  /** An absolute http(s) URL receiving webhook notifications for this group. */
+  webhook_url?: string | undefined;
+  /** When true, no invitation is sent. */
+  is_invitation_disabled?: boolean | undefined;
+}
+
+/** Filters of `screeningGroups.list()`. Exact: an unknown key is rejected before any I/O. */
+export interface ScreeningGroupListParams {
+  /** Page to pull, from 1; each page holds 25 records. */
+  page?: number | undefined;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Responses
 // ---------------------------------------------------------------------------------------------
 
-/** Screening statuses (spec 3.1). */
-export const SCREENING_STATUSES = GROUP_STATUSES;
-
-/** One applicant's screening (spec 2.7). */
-export const screeningSchema = z.looseObject({
-  /** Screening identifier. */
+/** One applicant's screening. */
+export const screeningSchema = responseObject({
   id: idSchema,
-  /** Applicant first name. */
   applicant_first_name: z.string(),
-  /** Applicant last name. */
   applicant_last_name: z.string(),
-  /** Applicant email. */
   applicant_email: z.string(),
-  /**
-   * not_started (invitation not yet followed), in_progress (begun, final report not submitted)
-   * or completed (outcome in `reason_completed`).
-   */
   screening_status: openEnum(SCREENING_STATUSES),
-  /**
-   * not_completed, finished, no_bank, no_online_banking, share_bank, no_income,
-   * bank_cannot_connect or missing_bank (spec 2.7 gives their meanings).
-   */
   reason_completed: reasonCompletedSchema,
 });
-/** One applicant's screening (spec 2.7). */
-export type Screening = z.infer<typeof screeningSchema>;
 
-/** Values of the deprecated approval recommendation. */
-export const APPROVAL_RECOMMENDATIONS = ['unavailable', 'approve', 'decline'] as const;
-
-/** A screening group (spec 2.6). */
-export const screeningGroupSchema = z.looseObject({
-  /** Group identifier. */
+/** A screening group. */
+export const screeningGroupSchema = responseObject({
   id: idSchema,
-  /** One screening per applicant. */
   screenings: z.array(screeningSchema),
-  /** not_started, in_progress or completed. */
   status: groupStatusSchema,
-  /** Property name. */
   property_name: z.string(),
-  /** Street address; on create it may include the unit appended, on list the unit is separate. */
   property_street_address: z.string(),
-  /** Unit number. */
   unit_number: z.string(),
-  /** Monthly rent in cents. */
   monthly_rent_cents: z.number(),
-  /**
-   * unavailable, approve or decline.
-   * @deprecated Replaced by income criteria: pass `criteria_rule_set_id` on create and read
-   * `criteria_rule_results` in the income report.
-   */
-  approval_recommendation: openEnum(APPROVAL_RECOMMENDATIONS),
-  /** Whether the decision maker pays. */
+  approval_recommendation: openEnum(APPROVAL_RECOMMENDATIONS).nullish(),
   is_decision_maker_paying: z.boolean(),
-  /** Whether the group expired (requests expire within 14 days if not fully completed). */
   is_expired: z.boolean(),
-  /** Whether the report expired; false when no report exists. A list sample also carries `null`. */
   is_report_expired: z.boolean().nullable(),
-  /** Display name of the decision maker. */
   decision_maker_display_name: z.string(),
-  /**
-   * Net income to rent multiplier the group was created with.
-   * @deprecated Replaced by income criteria: pass `criteria_rule_set_id` on create and read
-   * `criteria_rule_results` in the income report.
-   */
-  income_multiplier_threshold: z.number(),
-  /** Saved with the group to correlate to an id held by the caller; `null` when none was given. */
+  income_multiplier_threshold: z.number().nullish(),
   correlation_id: z.string().nullable(),
-  /** UNIX timestamp of creation; may be milliseconds (a sample is fractional ms-scale). `toDate()` handles both. */
   created_at_timestamp: timestampSchema,
 });
-/** A screening group (spec 2.6). */
-export type ScreeningGroup = z.infer<typeof screeningGroupSchema>;
 
-/** Body of `GET /api/v1/screening_groups` (spec 4.5). */
-export const screeningGroupListResponseSchema = z.looseObject({
-  /** The groups of this page (25 per page). */
+/** Body of `GET /api/v1/screening_groups`; `total_count` is optional (the vendor marks it so). */
+export const screeningGroupListResponseSchema = responseObject({
   screening_groups: z.array(screeningGroupSchema),
-  /** Total number of groups. */
-  total_count: z.int(),
+  total_count: z.int().nullish(),
 });
-/** Body of `GET /api/v1/screening_groups`. */
-export type ScreeningGroupListResponse = z.infer<typeof screeningGroupListResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------
-// Requests
+// Requests: exact objects (see exactObject in common.ts)
 // ---------------------------------------------------------------------------------------------
 
-/** One applicant in the body of `POST /api/v1/screening_groups` (spec 4.6). */
-export const screeningApplicantCreateParamsSchema = z.looseObject({
-  /** First name. */
+/** One applicant in the body of `POST /api/v1/screening_groups`. */
+export const screeningApplicantCreateParamsSchema = exactObject({
   applicant_first_name: requiredTextSchema,
-  /** Last name. */
   applicant_last_name: requiredTextSchema,
-  /** Email; receives the invitation. In production a nonexistent address gives 400. */
   applicant_email: emailSchema,
-  /** Phone number in E.164 form (`+14155550123`); giving it also sends a text message. */
   applicant_phone_number: phoneNumberSchema.optional(),
 });
-/** One applicant in the body of a screening-group create. */
-export type ScreeningApplicantCreateParams = z.input<typeof screeningApplicantCreateParamsSchema>;
 
-/** The property in the body of `POST /api/v1/screening_groups`; it is displayed to the applicant. */
-export const screeningPropertyCreateParamsSchema = z.looseObject({
-  /** Property name. */
+/** The property in the body of `POST /api/v1/screening_groups`. */
+export const screeningPropertyCreateParamsSchema = exactObject({
   name: requiredTextSchema,
-  /** Street address. */
   street_address: requiredTextSchema,
-  /** City. */
   city: requiredTextSchema,
-  /** ZIP code. */
   zip_code: requiredTextSchema,
-  /** State, fully spelled out (`California`, not `CA`). */
   state: spelledOutStateSchema,
-  /** Unit. */
   unit: z.string().optional(),
 });
-/** The property in the body of a screening-group create. */
-export type ScreeningPropertyCreateParams = z.input<typeof screeningPropertyCreateParamsSchema>;
 
-/** Body of `POST /api/v1/screening_groups` (spec 4.6). Unknown fields pass through for newer API versions. */
-export const screeningGroupCreateParamsSchema = z.looseObject({
-  /** The applicants, at least one; each receives an invitation unless invitations are disabled. */
+/** Body of `POST /api/v1/screening_groups`: exact; newer fields go in the per-call `extraBody` option. */
+export const screeningGroupCreateParamsSchema = exactObject({
   applicants: z
     .array(screeningApplicantCreateParamsSchema)
     .min(1, { error: 'must list at least one applicant' }),
-  /** The property, displayed to the applicant. */
   property: screeningPropertyCreateParamsSchema,
-  /** Whether the decision maker (true) or the applicant (false) pays. */
   is_decision_maker_paying: z.boolean({ error: 'must be true or false (whether the decision maker pays)' }),
-  /** Display name of the decision maker; may be a company name. */
   decision_maker_display_name: requiredTextSchema,
-  /** Monthly rent in dollars; for several applicants, the rent of the whole household. */
   monthly_rent: monthlyRentSchema,
-  /**
-   * Net income to rent multiplier; the service defaults to 2.5.
-   * @deprecated Replaced by income criteria: pass `criteria_rule_set_id` instead.
-   */
   income_multiplier_threshold: z.number().positive({ error: 'must be a positive multiplier' }).optional(),
-  /** Criteria rule set to use; the default rule set applies when left out. */
   criteria_rule_set_id: requiredTextSchema.optional(),
-  /** URL receiving webhook notifications for this group. */
   webhook_url: httpUrlSchema.optional(),
-  /** When true, no invitation is sent. */
   is_invitation_disabled: z.boolean().optional(),
 });
-/** Body of a screening-group create, as the caller writes it. */
-export type ScreeningGroupCreateParams = z.input<typeof screeningGroupCreateParamsSchema>;
 
 /** Query of `GET /api/v1/screening_groups` (spec 4.5); parsing yields the query record to send. */
-export const screeningGroupListParamsSchema = z
-  .object({
-    /** Page to pull, from 1; each page holds 25 records. */
+export const screeningGroupListParamsSchema = exactObject(
+  {
     page: z
       .int({ error: 'must be an integer page number' })
       .min(1, { error: 'must be 1 or more' })
       .optional(),
-  })
-  .transform(
-    (params): Record<string, string> => (params.page === undefined ? {} : { page: String(params.page) }),
-  );
-/** Filters of `screeningGroups.list()`, as the caller writes them. */
-export type ScreeningGroupListParams = z.input<typeof screeningGroupListParamsSchema>;
+  },
+  'extraQuery',
+).transform(
+  (params): Record<string, string> => (params.page === undefined ? {} : { page: String(params.page) }),
+);

@@ -6,179 +6,225 @@
  * without notice and a receiver must not start rejecting deliveries when it does.
  */
 import { z } from 'zod';
-import { idSchema, openEnum, reasonCompletedSchema } from './common.js';
+import { idSchema, openEnum, type ReasonCompleted, reasonCompletedSchema, responseObject } from './common.js';
 
 /** Report kinds named in the vendor's `REPORT_READY` documentation. */
 export const WEBHOOK_REPORT_TYPES = ['income', 'asset', 'identity'] as const;
 
 /** Kind of report in a `REPORT_READY` event: income, asset, identity, or a newer value. */
 export const webhookReportTypeSchema = openEnum(WEBHOOK_REPORT_TYPES);
-/** Kind of report in a `REPORT_READY` event. */
+/** Kind of report in a `REPORT_READY` event. Known values: `income`, `asset`, `identity`. */
 export type WebhookReportType = z.infer<typeof webhookReportTypeSchema>;
 
-// Shared field groups of the screening (earlier) interface; JSDoc on each key flows into the
-// inferred event types, so every event field is documented where the caller reads it.
-const screeningGroupFields = {
-  /** The screening group the event is about. */
-  screening_group_id: idSchema,
-};
-
-const screeningFields = {
-  ...screeningGroupFields,
-  /** The screening (one applicant's screening in the group) the event is about. */
-  screening_id: idSchema,
-};
-
-const bankFields = {
-  ...screeningFields,
-  /** The name of the bank concerned. */
-  value: z.string(),
-};
-
 // ---------------------------------------------------------------------------------------------
-// Applicant groups (current interface)
+// Public types (proved equal to the schemas below by test/webhooks/events.test-d.ts)
 // ---------------------------------------------------------------------------------------------
 
 /** `VERIFICATION_STARTED`: an applicant started a verification. */
-export const verificationStartedEventSchema = z.looseObject({
-  /** Event code. */
-  code: z.literal('VERIFICATION_STARTED'),
-  /** The verification that started. */
-  verification_id: idSchema,
-});
-/** `VERIFICATION_STARTED`: an applicant started a verification. */
-export type VerificationStartedEvent = z.infer<typeof verificationStartedEventSchema>;
+export interface VerificationStartedEvent {
+  /** Event code: `VERIFICATION_STARTED`. */
+  code: 'VERIFICATION_STARTED';
+  /** The verification that started (an `applicant.verifications[].id`). */
+  verification_id: string;
+}
 
 /** `VERIFICATION_COMPLETED`: a verification completed; sent again when an applicant re-opens and completes it. */
-export const verificationCompletedEventSchema = z.looseObject({
-  /** Event code. */
-  code: z.literal('VERIFICATION_COMPLETED'),
-  /** The verification that completed. */
-  verification_id: idSchema,
-  /** Why the verification is complete, e.g. `finished`, `no_bank`, `no_income`. */
-  reason_completed: reasonCompletedSchema,
-});
-/** `VERIFICATION_COMPLETED`: a verification completed; sent again when an applicant re-opens and completes it. */
-export type VerificationCompletedEvent = z.infer<typeof verificationCompletedEventSchema>;
+export interface VerificationCompletedEvent {
+  /** Event code: `VERIFICATION_COMPLETED`. */
+  code: 'VERIFICATION_COMPLETED';
+  /** The verification that completed (an `applicant.verifications[].id`). */
+  verification_id: string;
+  /** Why the verification is complete. Known values: `finished`, `no_bank`, `no_online_banking`, `share_bank`, `no_income`, `bank_cannot_connect`, `missing_bank`. */
+  reason_completed: ReasonCompleted;
+}
 
 /** `REPORT_READY`: a report can be read with `reports.retrieve(report_id)`. */
-export const reportReadyEventSchema = z.looseObject({
-  /** Event code. */
-  code: z.literal('REPORT_READY'),
+export interface ReportReadyEvent {
+  /** Event code: `REPORT_READY`. */
+  code: 'REPORT_READY';
   /** The applicant group the report belongs to. */
-  applicant_group_id: idSchema,
-  /** The applicant the report is about. */
-  applicant_id: idSchema,
-  /** The report that is ready. */
-  report_id: idSchema,
-  /** Kind of report: income, asset, identity, or a newer value. */
-  report_type: webhookReportTypeSchema,
-});
-/** `REPORT_READY`: a report can be read with `reports.retrieve(report_id)`. */
-export type ReportReadyEvent = z.infer<typeof reportReadyEventSchema>;
+  applicant_group_id: string;
+  /**
+   * The applicant the report is about. Absent (or `null`) for a household report, which covers
+   * every applicant of the group.
+   */
+  applicant_id?: string | null | undefined;
+  /** The report that is ready: pass it to `reports.retrieve()`. */
+  report_id: string;
+  /** Kind of report. Known values: `income`, `asset`, `identity`; a newer value is passed through. */
+  report_type: WebhookReportType;
+}
 
-// ---------------------------------------------------------------------------------------------
-// Screening groups (earlier interface)
-// ---------------------------------------------------------------------------------------------
+/** Fields of every screening-group event. */
+export interface ScreeningGroupEventFields {
+  /** The screening group the event is about. */
+  screening_group_id: string;
+}
+
+/** Fields of every event about one applicant's screening. */
+export interface ScreeningEventFields extends ScreeningGroupEventFields {
+  /** The screening (one applicant's screening in the group) the event is about. */
+  screening_id: string;
+}
+
+/** Fields of the bank events. */
+export interface BankEventFields extends ScreeningEventFields {
+  /** The name of the bank concerned. */
+  value: string;
+}
 
 /** `BEGIN_SCREENING`: an applicant began a screening. */
-export const beginScreeningEventSchema = z.looseObject({
-  /** Event code. */
+export interface BeginScreeningEvent extends ScreeningEventFields {
+  /** Event code: `BEGIN_SCREENING`. */
+  code: 'BEGIN_SCREENING';
+}
+
+/** `SCREENING_COMPLETED`: one applicant's screening completed. */
+export interface ScreeningCompletedEvent extends ScreeningEventFields {
+  /** Event code: `SCREENING_COMPLETED`. */
+  code: 'SCREENING_COMPLETED';
+}
+
+/** `SCREENING_GROUP_COMPLETED`: every screening of the group completed. */
+export interface ScreeningGroupCompletedEvent extends ScreeningGroupEventFields {
+  /** Event code: `SCREENING_GROUP_COMPLETED`. */
+  code: 'SCREENING_GROUP_COMPLETED';
+}
+
+/** `BANK_NOT_SUPPORTED`: the applicant's bank (`value`) is not supported. */
+export interface BankNotSupportedEvent extends BankEventFields {
+  /** Event code: `BANK_NOT_SUPPORTED`. */
+  code: 'BANK_NOT_SUPPORTED';
+}
+
+/** `BANK_CANNOT_CONNECT`: the applicant's bank (`value`) could not be connected. */
+export interface BankCannotConnectEvent extends BankEventFields {
+  /** Event code: `BANK_CANNOT_CONNECT`. */
+  code: 'BANK_CANNOT_CONNECT';
+}
+
+/** `NO_BANK`: the applicant said they have no bank account. */
+export interface NoBankEvent extends ScreeningEventFields {
+  /** Event code: `NO_BANK`. */
+  code: 'NO_BANK';
+}
+
+/** `SHARE_BANK`: the applicant shares a bank account (with another applicant). */
+export interface ShareBankEvent extends ScreeningEventFields {
+  /** Event code: `SHARE_BANK`. */
+  code: 'SHARE_BANK';
+}
+
+/** `NO_INCOME`: the applicant said they have no income. */
+export interface NoIncomeEvent extends ScreeningEventFields {
+  /** Event code: `NO_INCOME`. */
+  code: 'NO_INCOME';
+}
+
+/** `RE_OPEN_SCREENING`: a completed screening was re-opened by the applicant. */
+export interface ReOpenScreeningEvent extends ScreeningEventFields {
+  /** Event code: `RE_OPEN_SCREENING`. */
+  code: 'RE_OPEN_SCREENING';
+}
+
+/** `REPORT_SOON_TO_EXPIRE`: the group's report data will expire soon. */
+export interface ReportSoonToExpireEvent extends ScreeningGroupEventFields {
+  /** Event code: `REPORT_SOON_TO_EXPIRE`. */
+  code: 'REPORT_SOON_TO_EXPIRE';
+}
+
+/** `REPORT_EXPIRED`: the group's report data expired and can no longer be read. */
+export interface ReportExpiredEvent extends ScreeningGroupEventFields {
+  /** Event code: `REPORT_EXPIRED`. */
+  code: 'REPORT_EXPIRED';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+// ---------------------------------------------------------------------------------------------
+
+const screeningGroupFields = { screening_group_id: idSchema };
+const screeningFields = { ...screeningGroupFields, screening_id: idSchema };
+const bankFields = { ...screeningFields, value: z.string() };
+
+/** `VERIFICATION_STARTED`: an applicant started a verification. */
+export const verificationStartedEventSchema = responseObject({
+  code: z.literal('VERIFICATION_STARTED'),
+  verification_id: idSchema,
+});
+
+/** `VERIFICATION_COMPLETED`: a verification completed. */
+export const verificationCompletedEventSchema = responseObject({
+  code: z.literal('VERIFICATION_COMPLETED'),
+  verification_id: idSchema,
+  reason_completed: reasonCompletedSchema,
+});
+
+/** `REPORT_READY`: a report can be read; `applicant_id` is absent for household reports. */
+export const reportReadyEventSchema = responseObject({
+  code: z.literal('REPORT_READY'),
+  applicant_group_id: idSchema,
+  applicant_id: idSchema.nullish(),
+  report_id: idSchema,
+  report_type: webhookReportTypeSchema,
+});
+
+/** `BEGIN_SCREENING`: an applicant began a screening. */
+export const beginScreeningEventSchema = responseObject({
   code: z.literal('BEGIN_SCREENING'),
   ...screeningFields,
 });
-/** `BEGIN_SCREENING`: an applicant began a screening. */
-export type BeginScreeningEvent = z.infer<typeof beginScreeningEventSchema>;
 
 /** `SCREENING_COMPLETED`: one applicant's screening completed. */
-export const screeningCompletedEventSchema = z.looseObject({
-  /** Event code. */
+export const screeningCompletedEventSchema = responseObject({
   code: z.literal('SCREENING_COMPLETED'),
   ...screeningFields,
 });
-/** `SCREENING_COMPLETED`: one applicant's screening completed. */
-export type ScreeningCompletedEvent = z.infer<typeof screeningCompletedEventSchema>;
 
 /** `SCREENING_GROUP_COMPLETED`: every screening of the group completed. */
-export const screeningGroupCompletedEventSchema = z.looseObject({
-  /** Event code. */
+export const screeningGroupCompletedEventSchema = responseObject({
   code: z.literal('SCREENING_GROUP_COMPLETED'),
   ...screeningGroupFields,
 });
-/** `SCREENING_GROUP_COMPLETED`: every screening of the group completed. */
-export type ScreeningGroupCompletedEvent = z.infer<typeof screeningGroupCompletedEventSchema>;
 
 /** `BANK_NOT_SUPPORTED`: the applicant's bank (`value`) is not supported. */
-export const bankNotSupportedEventSchema = z.looseObject({
-  /** Event code. */
+export const bankNotSupportedEventSchema = responseObject({
   code: z.literal('BANK_NOT_SUPPORTED'),
   ...bankFields,
 });
-/** `BANK_NOT_SUPPORTED`: the applicant's bank (`value`) is not supported. */
-export type BankNotSupportedEvent = z.infer<typeof bankNotSupportedEventSchema>;
 
 /** `BANK_CANNOT_CONNECT`: the applicant's bank (`value`) could not be connected. */
-export const bankCannotConnectEventSchema = z.looseObject({
-  /** Event code. */
+export const bankCannotConnectEventSchema = responseObject({
   code: z.literal('BANK_CANNOT_CONNECT'),
   ...bankFields,
 });
-/** `BANK_CANNOT_CONNECT`: the applicant's bank (`value`) could not be connected. */
-export type BankCannotConnectEvent = z.infer<typeof bankCannotConnectEventSchema>;
 
 /** `NO_BANK`: the applicant said they have no bank account. */
-export const noBankEventSchema = z.looseObject({
-  /** Event code. */
-  code: z.literal('NO_BANK'),
-  ...screeningFields,
-});
-/** `NO_BANK`: the applicant said they have no bank account. */
-export type NoBankEvent = z.infer<typeof noBankEventSchema>;
+export const noBankEventSchema = responseObject({ code: z.literal('NO_BANK'), ...screeningFields });
 
 /** `SHARE_BANK`: the applicant shares a bank account (with another applicant). */
-export const shareBankEventSchema = z.looseObject({
-  /** Event code. */
-  code: z.literal('SHARE_BANK'),
-  ...screeningFields,
-});
-/** `SHARE_BANK`: the applicant shares a bank account (with another applicant). */
-export type ShareBankEvent = z.infer<typeof shareBankEventSchema>;
+export const shareBankEventSchema = responseObject({ code: z.literal('SHARE_BANK'), ...screeningFields });
 
 /** `NO_INCOME`: the applicant said they have no income. */
-export const noIncomeEventSchema = z.looseObject({
-  /** Event code. */
-  code: z.literal('NO_INCOME'),
-  ...screeningFields,
-});
-/** `NO_INCOME`: the applicant said they have no income. */
-export type NoIncomeEvent = z.infer<typeof noIncomeEventSchema>;
+export const noIncomeEventSchema = responseObject({ code: z.literal('NO_INCOME'), ...screeningFields });
 
 /** `RE_OPEN_SCREENING`: a completed screening was re-opened by the applicant. */
-export const reOpenScreeningEventSchema = z.looseObject({
-  /** Event code. */
+export const reOpenScreeningEventSchema = responseObject({
   code: z.literal('RE_OPEN_SCREENING'),
   ...screeningFields,
 });
-/** `RE_OPEN_SCREENING`: a completed screening was re-opened by the applicant. */
-export type ReOpenScreeningEvent = z.infer<typeof reOpenScreeningEventSchema>;
 
 /** `REPORT_SOON_TO_EXPIRE`: the group's report data will expire soon. */
-export const reportSoonToExpireEventSchema = z.looseObject({
-  /** Event code. */
+export const reportSoonToExpireEventSchema = responseObject({
   code: z.literal('REPORT_SOON_TO_EXPIRE'),
   ...screeningGroupFields,
 });
-/** `REPORT_SOON_TO_EXPIRE`: the group's report data will expire soon. */
-export type ReportSoonToExpireEvent = z.infer<typeof reportSoonToExpireEventSchema>;
 
 /** `REPORT_EXPIRED`: the group's report data expired and can no longer be read. */
-export const reportExpiredEventSchema = z.looseObject({
-  /** Event code. */
+export const reportExpiredEventSchema = responseObject({
   code: z.literal('REPORT_EXPIRED'),
   ...screeningGroupFields,
 });
-/** `REPORT_EXPIRED`: the group's report data expired and can no longer be read. */
-export type ReportExpiredEvent = z.infer<typeof reportExpiredEventSchema>;
 
 // ---------------------------------------------------------------------------------------------
 // The union
@@ -226,17 +272,30 @@ export type WebhookEventCode = (typeof WEBHOOK_EVENT_CODES)[number];
 export const knownWebhookEventSchema = z.discriminatedUnion('code', knownEventSchemas);
 
 /** An event whose `code` this SDK knows, validated and typed. `switch (event.code)` narrows it. */
-export type KnownWebhookEvent = z.infer<typeof knownWebhookEventSchema>;
+export type KnownWebhookEvent =
+  | VerificationStartedEvent
+  | VerificationCompletedEvent
+  | ReportReadyEvent
+  | BeginScreeningEvent
+  | ScreeningCompletedEvent
+  | ScreeningGroupCompletedEvent
+  | BankNotSupportedEvent
+  | BankCannotConnectEvent
+  | NoBankEvent
+  | ShareBankEvent
+  | NoIncomeEvent
+  | ReOpenScreeningEvent
+  | ReportSoonToExpireEvent
+  | ReportExpiredEvent;
 
 /**
  * An event whose `code` this SDK does not know yet: delivered as received, not rejected.
- * At run time its `code` is never one of {@link WEBHOOK_EVENT_CODES}.
+ * At run time its `code` is never one of {@link WEBHOOK_EVENT_CODES}. Its other fields are all
+ * there; `extraFields(event)` reads them.
  */
 export interface UnknownWebhookEvent {
   /** Event code, not one of {@link WEBHOOK_EVENT_CODES}. */
   code: string;
-  /** Every other field, as sent. */
-  [field: string]: unknown;
 }
 
 /**
@@ -273,12 +332,8 @@ export function isKnownWebhookEvent(event: WebhookEvent): event is KnownWebhookE
  * (issues name the field, e.g. `report_id`); an unknown code passes through as an
  * {@link UnknownWebhookEvent}.
  */
-export const webhookEventSchema = z
-  .looseObject({
-    /** Event code: one of {@link WEBHOOK_EVENT_CODES}, or a newer one. */
-    code: z.string(),
-  })
-  .transform((event, ctx): WebhookEvent => {
+export const webhookEventSchema = responseObject({ code: z.string() }).transform(
+  (event, ctx): WebhookEvent => {
     const schema = schemaByCode.get(event.code);
     if (schema === undefined) return event;
     const result = schema.safeParse(event);
@@ -286,4 +341,5 @@ export const webhookEventSchema = z
     // Re-raise the event schema's issues unchanged so their paths still name the bad field.
     for (const issue of result.error.issues) ctx.addIssue({ ...issue });
     return z.NEVER;
-  });
+  },
+);

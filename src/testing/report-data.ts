@@ -751,8 +751,8 @@ const toCents = (amount: number | null | undefined): number => Math.round((amoun
  * `null` in one entry counts as zero when others have it, and stays `null` only when every entry
  * lacks it (no one has that much history).
  */
-function sumSummaries(summaries: (IncomeSummary | undefined)[]): IncomeSummary {
-  const present = summaries.filter((s): s is IncomeSummary => s !== undefined);
+function sumSummaries(summaries: (IncomeSummary | null | undefined)[]): IncomeSummary {
+  const present = summaries.filter((s): s is IncomeSummary => s !== undefined && s !== null);
   const out: IncomeSummary = { total: dollars(present.reduce((sum, s) => sum + toCents(s.total), 0)) };
   for (const [key] of WINDOWS) {
     const values = present.map((s) => s[key]).filter((v): v is number => typeof v === 'number');

@@ -7,7 +7,12 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { safeParseFast } from '../../src/core/compiled.js';
-import { applicantGroupSchema, reportDetailSchema } from '../../src/index.js';
+import {
+  applicantGroupReportsSchema,
+  applicantGroupSchema,
+  knownWebhookEventSchema,
+  reportDetailSchema,
+} from '../../src/index.js';
 import { loadFixture, withValue } from '../fixtures/load.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -33,6 +38,41 @@ describe('response fast path', () => {
     const fast = safeParseFast(applicantGroupSchema, bad);
     expect(fast.success).toBe(false);
     expect(fast.error?.issues.map((issue) => issue.path.join('.'))).toEqual(['monthly_rent_cents']);
+  });
+
+  it('leaves a body with an own __proto__ key to zod and returns what zod returns', () => {
+    const body: unknown = JSON.parse(
+      '{"household_reports":[],"individual_reports":[{"__proto__":{"polluted":true},"id":"r","report_name":"income","is_expired":false,"created_at":"2024-06-05T16:00:00Z","path":"/reports/r"}],"__proto__":{"polluted":true}}',
+    );
+    const fast = safeParseFast(applicantGroupReportsSchema, body);
+    const slow = applicantGroupReportsSchema.safeParse(body);
+    expect(fast.success).toBe(true);
+    expect(fast.data).not.toBe(body);
+    expect(fast.data).toEqual(slow.data);
+    expect(Object.getPrototypeOf(fast.data)).toBe(Object.prototype);
+    expect(Object.hasOwn(fast.data ?? {}, '__proto__')).toBe(Object.hasOwn(slow.data ?? {}, '__proto__'));
+  });
+
+  it('a node zod judges (a discriminated union) also leaves own __proto__ keys to zod', () => {
+    const body: unknown = JSON.parse(
+      '{"code":"REPORT_READY","applicant_group_id":"g","report_id":"r","report_type":"income","__proto__":{"x":1}}',
+    );
+    const fast = safeParseFast(knownWebhookEventSchema, body);
+    expect(fast.success).toBe(true);
+    expect(fast.data).toEqual(knownWebhookEventSchema.parse(body));
+    expect(Object.hasOwn(fast.data ?? {}, '__proto__')).toBe(false);
+  });
+
+  it('agrees with zod on null in every optional field of an income report', () => {
+    const body = withValue(
+      withValue(loadFixture('income-report'), ['data', 'recurring', 'total'], null),
+      ['data', 'reports', 0, 'income_explanation'],
+      null,
+    );
+    const fast = safeParseFast(reportDetailSchema, body);
+    expect(fast.success).toBe(true);
+    expect(fast.data).toBe(body);
+    expect(fast.data).toEqual(reportDetailSchema.parse(body));
   });
 
   it.each([[[]], [['--jitless']]])('agrees with zod on fixtures and random mutations %j', (flags) => {

@@ -3,14 +3,19 @@
  * `applicant-verification/testing`) carries a JSDoc comment, and so does every public member of
  * the exported classes and interfaces: the API reference (`npm run docs`) and editors' hovers
  * show nothing else. Walks the exports with the TypeScript compiler API, following re-exports and
- * `export *` to the declarations.
+ * `export *` to the declarations: in `src`, and again in the BUILT declarations (`dist/*.d.ts`,
+ * what a user installs), where a language-service check reads the hovers an editor would show.
+ *
+ * The built declarations are `dist/` (rebuilt with `npm run build` when older than `src/`), or
+ * the folder named by `DECLARATIONS_DIR` (an installed package, say).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const ENTRY_POINTS = ['src/index.ts', 'src/testing/index.ts'];
@@ -65,6 +70,19 @@ function documentableMembers(declaration: ts.Declaration): ts.Node[] {
   });
 }
 
+/**
+ * Whether a class member overrides one of a base class, and so shares its documentation: in
+ * `.d.ts` files the `override` keyword is gone, so the base class tells.
+ */
+function inheritsDocumentation(checker: ts.TypeChecker, owner: ts.Declaration, member: ts.Node): boolean {
+  if (!ts.isClassDeclaration(owner)) return false;
+  const name = ts.getNameOfDeclaration(member as ts.Declaration);
+  if (name === undefined || !ts.isIdentifier(name)) return false;
+  const type = checker.getTypeAtLocation(owner);
+  if (!type.isClass()) return false;
+  return checker.getBaseTypes(type).some((base) => base.getProperty(name.text) !== undefined);
+}
+
 /** `name (file:line)` of each public export, or member of one, without a JSDoc comment. */
 function findUndocumented(program: ts.Program, entry: string): string[] {
   const checker = program.getTypeChecker();
@@ -82,7 +100,7 @@ function findUndocumented(program: ts.Program, entry: string): string[] {
       if (ts.isFunctionDeclaration(declaration) && declaration.body && declarations.length > 1) continue;
       if (!hasJsDoc(declaration)) missing.push(`${exported.name} (${where(declaration)})`);
       for (const member of documentableMembers(declaration)) {
-        if (!hasJsDoc(member)) {
+        if (!hasJsDoc(member) && !inheritsDocumentation(checker, declaration, member)) {
           const name = ts.isConstructorDeclaration(member)
             ? 'constructor'
             : (ts.getNameOfDeclaration(member as ts.Declaration)?.getText() ?? '?');
@@ -163,5 +181,201 @@ describe('JSDoc on the public API', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The built declarations: what a user's editor reads
+// ---------------------------------------------------------------------------------------------
+
+const DECLARATIONS = process.env.DECLARATIONS_DIR ?? join(root, 'dist');
+const BUILT_ENTRY_POINTS = ['index.d.ts', 'testing/index.d.ts'];
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds `dist/` unless its declarations are newer than every source file. */
+function ensureBuilt(): void {
+  if (process.env.DECLARATIONS_DIR !== undefined) return;
+  const built = join(DECLARATIONS, 'index.d.ts');
+  if (existsSync(built) && statSync(built).mtimeMs > newestSource(join(root, 'src'))) return;
+  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe', timeout: 300_000 });
+}
+
+const DEPRECATED_FIELDS = [
+  ['ScreeningGroup', 'approval_recommendation'],
+  ['ScreeningGroup', 'income_multiplier_threshold'],
+  ['ScreeningGroupCreateParams', 'income_multiplier_threshold'],
+] as const;
+
+/** The declaration of `name.member` among the exports of a built entry point. */
+function memberOf(
+  program: ts.Program,
+  entry: string,
+  name: string,
+  member: string,
+): ts.Declaration | undefined {
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(entry);
+  const moduleSymbol = source && checker.getSymbolAtLocation(source);
+  const exported =
+    moduleSymbol && checker.getExportsOfModule(moduleSymbol).find((symbol) => symbol.name === name);
+  if (!exported) return undefined;
+  const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+  return checker.getDeclaredTypeOfSymbol(symbol).getProperty(member)?.declarations?.[0];
+}
+
+describe('JSDoc in the built declarations', () => {
+  let program: ts.Program;
+  const entries = BUILT_ENTRY_POINTS.map((entry) => join(DECLARATIONS, entry));
+
+  beforeAll(() => {
+    ensureBuilt();
+    program = ts.createProgram(entries, {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+      skipLibCheck: true,
+      types: ['node'],
+    });
+  }, 320_000);
+
+  for (const entry of BUILT_ENTRY_POINTS) {
+    it(`documents every export of ${entry} and every field of its interfaces`, () => {
+      const undocumented = findUndocumented(program, join(DECLARATIONS, entry));
+      expect(undocumented, `Undocumented in the built declarations:\n  ${undocumented.join('\n  ')}`).toEqual(
+        [],
+      );
+    });
+  }
+
+  it('the public types are documented interfaces, field by field (no inferred zod types)', () => {
+    const entry = join(DECLARATIONS, 'index.d.ts');
+    for (const [name, member] of [
+      ['ApplicantGroup', 'monthly_rent_cents'],
+      ['ApplicantGroupCreateParams', 'monthly_rent'],
+      ['ReportSummary', 'applicant_group_id'],
+      ['IncomeStream', 'end_date'],
+      ['ReportReadyEvent', 'applicant_id'],
+    ] as const) {
+      const declaration = memberOf(program, entry, name, member);
+      expect(declaration && ts.isPropertySignature(declaration), `${name}.${member}`).toBe(true);
+      expect(declaration && hasJsDoc(declaration), `${name}.${member} has JSDoc`).toBe(true);
+    }
+  });
+
+  it.each(DEPRECATED_FIELDS)('%s.%s carries @deprecated with its replacement', (name, member) => {
+    const declaration = memberOf(program, join(DECLARATIONS, 'index.d.ts'), name, member);
+    const tag = declaration && ts.getJSDocDeprecatedTag(declaration);
+    expect(tag, `${name}.${member}`).toBeDefined();
+    expect(ts.getTextOfJSDocComment(tag?.comment)).toContain('criteria_rule_set_id');
+  });
+});
+
+describe('an editor over the built declarations', () => {
+  let dir: string;
+  let service: ts.LanguageService;
+  let consumer: string;
+  let text: string;
+
+  beforeAll(() => {
+    ensureBuilt();
+    dir = mkdtempSync(join(tmpdir(), 'editor-check-'));
+    consumer = join(dir, 'consumer.ts');
+    const from = JSON.stringify(join(DECLARATIONS, 'index.js'));
+    text = [
+      `import type { ApplicantGroup, ApplicantGroupCreateParams, ScreeningGroup, ScreeningGroupCreateParams } from ${from};`,
+      'declare const screening: ScreeningGroup;',
+      'declare const group: ApplicantGroup;',
+      'declare const body: ApplicantGroupCreateParams;',
+      'declare const screeningBody: ScreeningGroupCreateParams;',
+      'export const a = screening.approval_recommendation;',
+      'export const b = screening.income_multiplier_threshold;',
+      'export const c = body.monthly_rent;',
+      'export const d = group.monthly_rent_cents;',
+      'export const e = screeningBody.income_multiplier_threshold;',
+    ].join('\n');
+    writeFileSync(consumer, text);
+    const options: ts.CompilerOptions = {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+      skipLibCheck: true,
+      types: ['node'],
+    };
+    const host: ts.LanguageServiceHost = {
+      getCompilationSettings: () => options,
+      getScriptFileNames: () => [consumer],
+      getScriptVersion: () => '1',
+      getScriptSnapshot: (file) =>
+        file === consumer
+          ? ts.ScriptSnapshot.fromString(text)
+          : ts.sys.fileExists(file)
+            ? ts.ScriptSnapshot.fromString(ts.sys.readFile(file) ?? '')
+            : undefined,
+      getCurrentDirectory: () => root,
+      getDefaultLibFileName: (settings) => ts.getDefaultLibFilePath(settings),
+      fileExists: ts.sys.fileExists,
+      readFile: ts.sys.readFile,
+      readDirectory: ts.sys.readDirectory,
+      directoryExists: ts.sys.directoryExists,
+      getDirectories: ts.sys.getDirectories,
+    };
+    service = ts.createLanguageService(host, ts.createDocumentRegistry());
+    return () => rmSync(dir, { recursive: true, force: true });
+  }, 320_000);
+
+  function quickInfo(property: string, occurrence = 0): { documentation: string; tags: string[] } {
+    let position = -1;
+    for (let i = 0; i <= occurrence; i++) position = text.indexOf(`.${property};`, position + 1);
+    expect(position, property).toBeGreaterThan(0);
+    const info = service.getQuickInfoAtPosition(consumer, position + 1);
+    return {
+      documentation: ts.displayPartsToString(info?.documentation),
+      tags: (info?.tags ?? []).map((tag) => `@${tag.name} ${ts.displayPartsToString(tag.text)}`),
+    };
+  }
+
+  it('compiles: the consumer file has no errors', () => {
+    const errors = [
+      ...service.getSyntacticDiagnostics(consumer),
+      ...service.getSemanticDiagnostics(consumer),
+    ];
+    expect(errors.map((error) => ts.flattenDiagnosticMessageText(error.messageText, '\n'))).toEqual([]);
+  });
+
+  it.each([
+    ['approval_recommendation', 0],
+    ['income_multiplier_threshold', 0],
+    ['income_multiplier_threshold', 1],
+  ] as const)(
+    'quick info on %s (#%d) reports the deprecation and its replacement',
+    (property, occurrence) => {
+      const { tags } = quickInfo(property, occurrence);
+      expect(tags.find((tag) => tag.startsWith('@deprecated'))).toMatch(/criteria_rule_set_id/);
+    },
+  );
+
+  it('strikes the deprecated fields through (the suggestion diagnostics editors render)', () => {
+    const deprecated = service
+      .getSuggestionDiagnostics(consumer)
+      .filter((diagnostic) => diagnostic.reportsDeprecated)
+      .map((diagnostic) => text.slice(diagnostic.start, (diagnostic.start ?? 0) + (diagnostic.length ?? 0)));
+    expect(deprecated.sort()).toEqual(
+      ['approval_recommendation', 'income_multiplier_threshold', 'income_multiplier_threshold'].sort(),
+    );
+  });
+
+  it('monthly_rent says dollars, monthly_rent_cents says cents', () => {
+    expect(quickInfo('monthly_rent').documentation).toMatch(/\bdollars\b/i);
+    expect(quickInfo('monthly_rent').documentation).toMatch(/not cents/i);
+    expect(quickInfo('monthly_rent_cents').documentation).toMatch(/\bcents\b/i);
+    expect(quickInfo('monthly_rent_cents').tags).toEqual([]);
   });
 });

@@ -3,11 +3,21 @@ import { RequestValidationError, type ValidationIssue } from '../../src/core/err
 import { parseRequest } from '../../src/core/validate.js';
 import {
   type ApplicantGroupCreateParams,
+  applicantCreateParamsSchema,
   applicantGroupCreateParamsSchema,
   applicantGroupListParamsSchema,
+  GROUP_STATUSES,
+  MONTHLY_RENT_MAX_DOLLARS,
+  monthlyRentProblem,
+  propertyCreateParamsSchema,
+  REQUEST_INCOME_SOURCES,
+  REQUEST_VERIFICATION_TYPES,
   type ScreeningGroupCreateParams,
+  screeningApplicantCreateParamsSchema,
   screeningGroupCreateParamsSchema,
   screeningGroupListParamsSchema,
+  screeningPropertyCreateParamsSchema,
+  verificationRequestSchema,
 } from '../../src/schemas/index.js';
 import { DELETE, withValue } from '../fixtures/load.js';
 
@@ -83,16 +93,12 @@ describe('applicantGroupCreateParamsSchema', () => {
     expect(parseRequest(applicantGroupCreateParamsSchema, applicantGroupBody)).toEqual(applicantGroupBody);
   });
 
-  it('accepts the minimal body and unknown fields (newer API versions) and open-enum values', () => {
+  it('accepts the minimal body', () => {
     const body = {
-      applicants: [
-        { first_name: 'A', last_name: 'B', email: 'a@b.co', verifications: [{ type: 'rental_history' }] },
-      ],
+      applicants: [{ first_name: 'A', last_name: 'B', email: 'a@b.co' }],
       property: { name: 'P', street_address: 'S', city: 'C', state: 'Texas', zip_code: '78701' },
       decision_maker_display_name: 'D',
-      monthly_rent: 999.99,
-      future_flag: 'on',
-      config: { block_business_accounts: false, some_new_option: 1 },
+      monthly_rent: 999,
     };
     expect(parseRequest(applicantGroupCreateParamsSchema, body)).toEqual(body);
   });
@@ -291,7 +297,7 @@ describe('applicantGroupListParamsSchema', () => {
   it('turns every filter into a query string value', () => {
     const query = parseRequest(applicantGroupListParamsSchema, {
       search: 'Okafor',
-      statuses: ['in_progress', 'completed', 'pending'],
+      statuses: ['in_progress', 'completed', 'not_started'],
       correlation_id: 'lease-app-0017',
       created_after: new Date('2024-06-01T00:00:00.999Z'),
       created_before: 1717603200.9,
@@ -299,7 +305,7 @@ describe('applicantGroupListParamsSchema', () => {
     });
     expect(query).toEqual({
       search: 'Okafor',
-      statuses: 'in_progress,completed,pending',
+      statuses: 'in_progress,completed,not_started',
       correlation_id: 'lease-app-0017',
       created_after: '1717200000',
       created_before: '1717603200',
@@ -307,13 +313,12 @@ describe('applicantGroupListParamsSchema', () => {
     });
   });
 
-  it('leaves out undefined keys, an empty statuses list and unknown keys', () => {
+  it('leaves out undefined keys and an empty statuses list', () => {
     expect(
       parseRequest(applicantGroupListParamsSchema, {
         search: undefined,
         statuses: [],
         page: 1,
-        unknown_filter: 'x',
       }),
     ).toEqual({ page: '1' });
   });
@@ -349,5 +354,215 @@ describe('screeningGroupListParamsSchema', () => {
 
   it.each([0, -1, 2.5, '2'])('rejects page %j', (page) => {
     expect(pathsOf(screeningGroupListParamsSchema, { page })).toEqual(['page']);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Exact requests: unknown keys, camelCase twins, rent rules, enum typos
+// ---------------------------------------------------------------------------------------------
+
+type Schema = Parameters<typeof parseRequest>[0];
+
+/** Every object of every request body, with a valid body and the path to that object in it. */
+const OBJECTS: ReadonlyArray<
+  readonly [string, Schema, unknown, ReadonlyArray<string | number>, readonly string[]]
+> = [
+  [
+    'group create',
+    applicantGroupCreateParamsSchema,
+    applicantGroupBody,
+    [],
+    Object.keys(applicantGroupCreateParamsSchema.shape),
+  ],
+  [
+    'group create applicant',
+    applicantGroupCreateParamsSchema,
+    applicantGroupBody,
+    ['applicants', 0],
+    Object.keys(applicantCreateParamsSchema.shape),
+  ],
+  [
+    'group create verification',
+    applicantGroupCreateParamsSchema,
+    applicantGroupBody,
+    ['applicants', 0, 'verifications', 0],
+    Object.keys(verificationRequestSchema.shape),
+  ],
+  [
+    'group create property',
+    applicantGroupCreateParamsSchema,
+    applicantGroupBody,
+    ['property'],
+    Object.keys(propertyCreateParamsSchema.shape),
+  ],
+  [
+    'group create config',
+    applicantGroupCreateParamsSchema,
+    applicantGroupBody,
+    ['config'],
+    ['block_business_accounts'],
+  ],
+  [
+    'screening create',
+    screeningGroupCreateParamsSchema,
+    screeningGroupBody,
+    [],
+    Object.keys(screeningGroupCreateParamsSchema.shape),
+  ],
+  [
+    'screening create applicant',
+    screeningGroupCreateParamsSchema,
+    screeningGroupBody,
+    ['applicants', 1],
+    Object.keys(screeningApplicantCreateParamsSchema.shape),
+  ],
+  [
+    'screening create property',
+    screeningGroupCreateParamsSchema,
+    screeningGroupBody,
+    ['property'],
+    Object.keys(screeningPropertyCreateParamsSchema.shape),
+  ],
+  [
+    'group list',
+    applicantGroupListParamsSchema,
+    { page: 1 },
+    [],
+    ['search', 'statuses', 'correlation_id', 'created_after', 'created_before', 'page'],
+  ],
+  ['screening list', screeningGroupListParamsSchema, { page: 1 }, [], ['page']],
+];
+
+const formatted = (path: ReadonlyArray<string | number>): string =>
+  path
+    .map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`))
+    .join('');
+
+const camel = (key: string): string => key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+describe('exact request objects', () => {
+  it.each(OBJECTS)(
+    '%s: an unknown key is rejected at its own path, naming the escape hatch',
+    (_, schema, body, at) => {
+      const issues = issuesOf(schema, withValue(body, [...at, 'surprise_field'], 'x'));
+      expect(issues.map((issue) => issue.path)).toEqual([formatted([...at, 'surprise_field'])]);
+      expect(issues[0]?.message).toContain('unknown field "surprise_field"');
+      expect(issues[0]?.message).toMatch(
+        schema === applicantGroupListParamsSchema || schema === screeningGroupListParamsSchema
+          ? /options\.extraQuery/
+          : /options\.extraBody/,
+      );
+    },
+  );
+
+  const twins = OBJECTS.flatMap(([name, schema, body, at, keys]) =>
+    keys
+      .filter((key) => key.includes('_'))
+      .map((key) => [`${name}: ${camel(key)}`, schema, body, at, key] as const),
+  );
+
+  it('covers a camelCase twin of every snake_case field', () => {
+    expect(twins.length).toBeGreaterThan(25);
+  });
+
+  it.each(twins)('%s is rejected with a did-you-mean', (_, schema, body, at, key) => {
+    const issues = issuesOf(schema, withValue(body, [...at, camel(key)], 'x'));
+    expect(issues.map((issue) => issue.path)).toEqual([formatted([...at, camel(key)])]);
+    expect(issues[0]?.message).toContain(`did you mean "${key}"?`);
+  });
+
+  it.each([
+    [applicantGroupCreateParamsSchema, applicantGroupBody, ['applicants', 0, 'phone'], 'phone_number'],
+    [
+      screeningGroupCreateParamsSchema,
+      screeningGroupBody,
+      ['applicants', 0, 'phone'],
+      'applicant_phone_number',
+    ],
+    [screeningGroupCreateParamsSchema, screeningGroupBody, ['applicants', 0, 'email'], 'applicant_email'],
+    [applicantGroupCreateParamsSchema, applicantGroupBody, ['corelation_id'], 'correlation_id'],
+    [applicantGroupCreateParamsSchema, applicantGroupBody, ['webhookURL'], 'webhook_url'],
+    [applicantGroupListParamsSchema, {}, ['status'], 'statuses'],
+  ] as const)('suggests %# the field meant', (schema, body, path, meant) => {
+    const issues = issuesOf(schema, withValue(body, path, 'x'));
+    expect(issues[0]?.path).toBe(formatted(path));
+    expect(issues[0]?.message).toContain(`did you mean "${meant}"?`);
+  });
+
+  it('the error message quotes the issue: correlationId names correlation_id', () => {
+    expect(() =>
+      parseRequest(applicantGroupCreateParamsSchema, { ...applicantGroupBody, correlationId: 'lease-1' }),
+    ).toThrow(/correlationId: unknown field "correlationId" \(did you mean "correlation_id"\?\)/);
+  });
+});
+
+describe('monthly_rent: a whole, positive number of dollars under the ceiling', () => {
+  it.each([1, 850, 2850, MONTHLY_RENT_MAX_DOLLARS])('accepts %d', (rent) => {
+    for (const [schema, body] of [
+      [applicantGroupCreateParamsSchema, applicantGroupBody],
+      [screeningGroupCreateParamsSchema, screeningGroupBody],
+    ] as const) {
+      expect(() => parseRequest(schema, { ...body, monthly_rent: rent })).not.toThrow();
+    }
+  });
+
+  it.each([
+    [1850.555, /whole number of dollars/],
+    [0.001, /whole number of dollars|positive/],
+    [999.99, /whole number of dollars/],
+    [1e300, /dollars, not cents/],
+    [185_000, /185000 looks like cents \(1850 dollars\?\)/],
+    [MONTHLY_RENT_MAX_DOLLARS + 1, /at most 100000 dollars/],
+    [0, /positive/],
+    [-1850, /positive/],
+    [Number.NaN, /number of dollars/],
+  ])('rejects %d saying %s, in both families', (rent, message) => {
+    for (const [schema, body] of [
+      [applicantGroupCreateParamsSchema, applicantGroupBody],
+      [screeningGroupCreateParamsSchema, screeningGroupBody],
+    ] as const) {
+      const issues = issuesOf(schema, { ...body, monthly_rent: rent });
+      expect(issues.map((issue) => issue.path)).toEqual(['monthly_rent']);
+      expect(issues[0]?.message).toMatch(message);
+    }
+  });
+
+  it('exports the rule the mock applies too', () => {
+    expect(monthlyRentProblem(2850)).toBeUndefined();
+    expect(monthlyRentProblem(185_000)).toMatch(/in dollars, not cents/);
+    expect(monthlyRentProblem('2850')).toMatch(/number of dollars/);
+  });
+});
+
+describe('request enums: only the values the API documents', () => {
+  it('rejects a status typo, listing the statuses and suggesting one', () => {
+    const issues = issuesOf(applicantGroupListParamsSchema, { statuses: ['complete'] });
+    expect(issues.map((issue) => issue.path)).toEqual(['statuses[0]']);
+    expect(issues[0]?.message).toContain('must be one of not_started, in_progress, completed');
+    expect(issues[0]?.message).toContain('did you mean "completed"?');
+  });
+
+  it.each([
+    [['applicants', 0, 'verifications', 0, 'type'], 'income_verification', REQUEST_VERIFICATION_TYPES],
+    [['applicants', 0, 'verifications', 0, 'type'], 'identity', REQUEST_VERIFICATION_TYPES],
+    [['applicants', 0, 'verifications', 0, 'allowed_income_sources', 0], 'documents', REQUEST_INCOME_SOURCES],
+    [['applicants', 0, 'verifications', 0, 'allowed_income_sources', 0], 'Bank', REQUEST_INCOME_SOURCES],
+  ] as const)('rejects %j = %j, listing the allowed values', (path, value, allowed) => {
+    const issues = issuesOf(applicantGroupCreateParamsSchema, withValue(applicantGroupBody, path, value));
+    expect(issues.map((issue) => issue.path)).toEqual([formatted(path)]);
+    expect(issues[0]?.message).toContain(`must be one of ${allowed.join(', ')}`);
+  });
+
+  it('accepts every documented value', () => {
+    for (const type of REQUEST_VERIFICATION_TYPES) {
+      const body = withValue(applicantGroupBody, ['applicants', 0, 'verifications', 0], {
+        type,
+        allowed_income_sources: [...REQUEST_INCOME_SOURCES],
+      });
+      expect(() => parseRequest(applicantGroupCreateParamsSchema, body)).not.toThrow();
+    }
+    expect(parseRequest(applicantGroupListParamsSchema, { statuses: [...GROUP_STATUSES] })).toEqual({
+      statuses: GROUP_STATUSES.join(','),
+    });
   });
 });

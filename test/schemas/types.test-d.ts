@@ -1,5 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
+import type { VerificationClient } from '../../src/client.js';
+import type * as S from '../../src/schemas/index.js';
 import type {
   Applicant,
   ApplicantGroup,
@@ -71,8 +73,9 @@ describe('applicant groups', () => {
     expectTypeOf<'payroll_income_verification'>().toExtend<ApplicantGroup['verification_types'][number]>();
     expectTypeOf<ApplicantGroup['is_expired']>().toEqualTypeOf<boolean>();
     expectTypeOf<ApplicantGroup['applicants']>().toEqualTypeOf<Applicant[]>();
-    // Loose objects: unknown fields are reachable as `unknown`.
-    expectTypeOf<ApplicantGroup['some_new_field']>().toEqualTypeOf<unknown>();
+    // No index signature: a typo does not compile; unknown fields are read with extraFields().
+    expectTypeOf<ApplicantGroup>().not.toHaveProperty('some_new_field');
+    expectTypeOf<string>().not.toExtend<keyof ApplicantGroup>();
   });
 
   it('Property, Applicant and Verification have the spec fields', () => {
@@ -88,7 +91,7 @@ describe('applicant groups', () => {
 
   it('the list response holds groups and a count', () => {
     expectTypeOf<ApplicantGroupListResponse['applicant_groups']>().toEqualTypeOf<ApplicantGroup[]>();
-    expectTypeOf<ApplicantGroupListResponse['total_count']>().toEqualTypeOf<number>();
+    expectTypeOf<ApplicantGroupListResponse['total_count']>().toEqualTypeOf<number | null | undefined>();
   });
 });
 
@@ -107,13 +110,13 @@ describe('reports', () => {
     expectTypeOf<IncomeReportDetail['report_type']>().toEqualTypeOf<'income'>();
     expectTypeOf<IncomeReportDetail['data']>().toEqualTypeOf<IncomeReportData>();
     expectTypeOf<OtherReportDetail['data']>().toEqualTypeOf<Record<string, unknown>>();
-    expectTypeOf<ReportDetail['applicant_id']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<ReportDetail['applicant_id']>().toEqualTypeOf<string | null | undefined>();
     expectTypeOf<ReportDetail['pdf_url']>().toEqualTypeOf<string>();
 
     const detail = {} as ReportDetail;
     if (isIncomeReport(detail)) {
       expectTypeOf(detail.data).toEqualTypeOf<IncomeReportData>();
-      expectTypeOf(detail.data.reports).toEqualTypeOf<VerificationReport[] | undefined>();
+      expectTypeOf(detail.data.reports).toEqualTypeOf<VerificationReport[] | null | undefined>();
     } else {
       expectTypeOf(detail).toEqualTypeOf<OtherReportDetail>();
       expectTypeOf(detail.data).toEqualTypeOf<Record<string, unknown>>();
@@ -121,33 +124,43 @@ describe('reports', () => {
   });
 
   it('income report data is optional but typed', () => {
-    expectTypeOf<IncomeReportData['recurring']>().toEqualTypeOf<IncomeSummary | undefined>();
+    expectTypeOf<IncomeReportData['recurring']>().toEqualTypeOf<IncomeSummary | null | undefined>();
     expectTypeOf<IncomeReportData['criteria_rule_results']>().toEqualTypeOf<
-      CriteriaRuleResult[] | undefined
+      CriteriaRuleResult[] | null | undefined
     >();
-    expectTypeOf<IncomeReportData['uploaded_documents']>().toEqualTypeOf<UploadedDocument[] | undefined>();
-    expectTypeOf<IncomeReportData['property_monthly_rent_cents']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<IncomeReportData['uploaded_documents']>().toEqualTypeOf<
+      UploadedDocument[] | null | undefined
+    >();
+    expectTypeOf<IncomeReportData['property_monthly_rent_cents']>().toEqualTypeOf<
+      number | null | undefined
+    >();
     expectTypeOf<IncomeSummary['three_month_avg_monthly']>().toEqualTypeOf<number | null | undefined>();
     expectTypeOf<IncomeSummary['twelve_month_avg_monthly']>().toEqualTypeOf<number | null | undefined>();
-    expectTypeOf<IncomeSummary['total']>().toEqualTypeOf<number | undefined>();
-    expectTypeOf<IncomeSummary['income_streams']>().toEqualTypeOf<IncomeStream[] | undefined>();
-    expectTypeOf<IncomeStream['transactions']>().toEqualTypeOf<Transaction[] | undefined>();
-    expectTypeOf<IncomeStream['paystubs']>().toEqualTypeOf<Paystub[] | undefined>();
-    expectTypeOf<IncomeStream['pay_gap_after_transaction_indexes']>().toEqualTypeOf<number[] | undefined>();
-    expectTypeOf<Transaction['date']>().toEqualTypeOf<string | undefined>();
-    expectTypeOf<Paystub['net_pay']>().toEqualTypeOf<number | undefined>();
-    expectTypeOf<VerificationReport['bank_connections']>().toEqualTypeOf<BankConnection[] | undefined>();
+    expectTypeOf<IncomeSummary['total']>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf<IncomeSummary['income_streams']>().toEqualTypeOf<IncomeStream[] | null | undefined>();
+    expectTypeOf<IncomeStream['transactions']>().toEqualTypeOf<Transaction[] | null | undefined>();
+    expectTypeOf<IncomeStream['paystubs']>().toEqualTypeOf<Paystub[] | null | undefined>();
+    expectTypeOf<IncomeStream['pay_gap_after_transaction_indexes']>().toEqualTypeOf<
+      number[] | null | undefined
+    >();
+    expectTypeOf<Transaction['date']>().toEqualTypeOf<string | null | undefined>();
+    expectTypeOf<Paystub['net_pay']>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf<VerificationReport['bank_connections']>().toEqualTypeOf<
+      BankConnection[] | null | undefined
+    >();
     expectTypeOf<VerificationReport['payroll_connections']>().toEqualTypeOf<
-      PayrollConnection[] | undefined
+      PayrollConnection[] | null | undefined
     >();
     expectTypeOf<'finished'>().toExtend<NonNullable<VerificationReport['reason_completed']>>();
     expectTypeOf<PayrollConnection['end_date']>().toEqualTypeOf<string | null | undefined>();
-    expectTypeOf<PayrollConnection['is_name_mismatched']>().toEqualTypeOf<boolean | undefined>();
+    expectTypeOf<PayrollConnection['is_name_mismatched']>().toEqualTypeOf<boolean | null | undefined>();
     expectTypeOf<'Biweekly'>().toExtend<NonNullable<PayrollConnection['pay_frequency']>>();
     expectTypeOf<NonNullable<BankConnection['accounts']>>().toEqualTypeOf<Record<string, unknown>[]>();
-    expectTypeOf<UploadedDocument['fraud_risk_signals']>().toEqualTypeOf<FraudRiskSignal[] | undefined>();
+    expectTypeOf<UploadedDocument['fraud_risk_signals']>().toEqualTypeOf<
+      FraudRiskSignal[] | null | undefined
+    >();
     expectTypeOf<'low'>().toExtend<NonNullable<UploadedDocument['fraud_risk']>>();
-    expectTypeOf<CriteriaRuleResult['multiplier_threshold']>().toEqualTypeOf<number | undefined>();
+    expectTypeOf<CriteriaRuleResult['multiplier_threshold']>().toEqualTypeOf<number | null | undefined>();
     expectTypeOf<'passed'>().toExtend<NonNullable<CriteriaRuleResult['result']>>();
   });
 });
@@ -158,15 +171,15 @@ describe('screening groups', () => {
     expectTypeOf<'completed'>().toExtend<ScreeningGroup['status']>();
     expectTypeOf<ScreeningGroup['monthly_rent_cents']>().toEqualTypeOf<number>();
     expectTypeOf<ScreeningGroup['is_report_expired']>().toEqualTypeOf<boolean | null>();
-    expectTypeOf<ScreeningGroup['income_multiplier_threshold']>().toEqualTypeOf<number>();
-    expectTypeOf<'approve'>().toExtend<ScreeningGroup['approval_recommendation']>();
+    expectTypeOf<ScreeningGroup['income_multiplier_threshold']>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf<'approve'>().toExtend<NonNullable<ScreeningGroup['approval_recommendation']>>();
     expectTypeOf<ScreeningGroup['correlation_id']>().toEqualTypeOf<string | null>();
     expectTypeOf<ScreeningGroup['created_at_timestamp']>().toEqualTypeOf<number>();
     expectTypeOf<'not_started'>().toExtend<Screening['screening_status']>();
     expectTypeOf<'bank_cannot_connect'>().toExtend<Screening['reason_completed']>();
     expectTypeOf<Screening['reason_completed']>().toExtend<string>();
     expectTypeOf<ScreeningGroupListResponse['screening_groups']>().toEqualTypeOf<ScreeningGroup[]>();
-    expectTypeOf<ScreeningGroupListResponse['total_count']>().toEqualTypeOf<number>();
+    expectTypeOf<ScreeningGroupListResponse['total_count']>().toEqualTypeOf<number | null | undefined>();
   });
 });
 
@@ -202,9 +215,181 @@ describe('request types', () => {
     expectTypeOf<ApplicantGroupListParams['page']>().toEqualTypeOf<number | undefined>();
     expectTypeOf<ApplicantGroupListParams['search']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<ApplicantGroupListParams['correlation_id']>().toEqualTypeOf<string | undefined>();
-    expectTypeOf<['in_progress', 'archived']>().toExtend<NonNullable<ApplicantGroupListParams['statuses']>>();
+    expectTypeOf<['in_progress', 'completed']>().toExtend<
+      NonNullable<ApplicantGroupListParams['statuses']>
+    >();
+    // Request enums offer only the documented values.
+    expectTypeOf<['archived']>().not.toExtend<NonNullable<ApplicantGroupListParams['statuses']>>();
     expectTypeOf<z.output<typeof applicantGroupListParamsSchema>>().toEqualTypeOf<Record<string, string>>();
     expectTypeOf<ScreeningGroupListParams>().toEqualTypeOf<{ page?: number | undefined }>();
     expectTypeOf<z.output<typeof screeningGroupListParamsSchema>>().toEqualTypeOf<Record<string, string>>();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The documented interfaces are exactly what the schemas parse and produce: each is equal (both
+// directions) to z.input and z.output of its schema, so the two cannot drift apart.
+// ---------------------------------------------------------------------------------------------
+
+describe('each public interface is exactly z.input and z.output of its schema', () => {
+  it('applicant groups', () => {
+    expectTypeOf<z.output<typeof S.propertySchema>>().toEqualTypeOf<Property>();
+    expectTypeOf<z.input<typeof S.propertySchema>>().toEqualTypeOf<Property>();
+    expectTypeOf<z.output<typeof S.verificationSchema>>().toEqualTypeOf<Verification>();
+    expectTypeOf<z.input<typeof S.verificationSchema>>().toEqualTypeOf<Verification>();
+    expectTypeOf<z.output<typeof S.applicantSchema>>().toEqualTypeOf<Applicant>();
+    expectTypeOf<z.input<typeof S.applicantSchema>>().toEqualTypeOf<Applicant>();
+    expectTypeOf<z.output<typeof S.applicantGroupSchema>>().toEqualTypeOf<ApplicantGroup>();
+    expectTypeOf<z.input<typeof S.applicantGroupSchema>>().toEqualTypeOf<ApplicantGroup>();
+    expectTypeOf<
+      z.output<typeof S.applicantGroupListResponseSchema>
+    >().toEqualTypeOf<ApplicantGroupListResponse>();
+    expectTypeOf<
+      z.input<typeof S.applicantGroupListResponseSchema>
+    >().toEqualTypeOf<ApplicantGroupListResponse>();
+  });
+
+  it('applicant-group requests', () => {
+    expectTypeOf<z.input<typeof S.verificationRequestSchema>>().toEqualTypeOf<S.VerificationRequest>();
+    expectTypeOf<z.output<typeof S.verificationRequestSchema>>().toEqualTypeOf<S.VerificationRequest>();
+    expectTypeOf<z.input<typeof S.applicantCreateParamsSchema>>().toEqualTypeOf<S.ApplicantCreateParams>();
+    expectTypeOf<z.output<typeof S.applicantCreateParamsSchema>>().toEqualTypeOf<S.ApplicantCreateParams>();
+    expectTypeOf<z.input<typeof S.propertyCreateParamsSchema>>().toEqualTypeOf<S.PropertyCreateParams>();
+    expectTypeOf<z.output<typeof S.propertyCreateParamsSchema>>().toEqualTypeOf<S.PropertyCreateParams>();
+    expectTypeOf<
+      z.input<typeof S.applicantGroupCreateParamsSchema>
+    >().toEqualTypeOf<ApplicantGroupCreateParams>();
+    expectTypeOf<
+      z.output<typeof S.applicantGroupCreateParamsSchema>
+    >().toEqualTypeOf<ApplicantGroupCreateParams>();
+    expectTypeOf<
+      z.input<typeof S.applicantGroupListParamsSchema>
+    >().toEqualTypeOf<ApplicantGroupListParams>();
+    expectTypeOf<z.output<typeof S.applicantGroupListParamsSchema>>().toEqualTypeOf<Record<string, string>>();
+  });
+
+  it('reports', () => {
+    expectTypeOf<z.output<typeof S.reportSummarySchema>>().toEqualTypeOf<ReportSummary>();
+    expectTypeOf<z.input<typeof S.reportSummarySchema>>().toEqualTypeOf<ReportSummary>();
+    expectTypeOf<z.output<typeof S.applicantGroupReportsSchema>>().toEqualTypeOf<ApplicantGroupReports>();
+    expectTypeOf<z.input<typeof S.applicantGroupReportsSchema>>().toEqualTypeOf<ApplicantGroupReports>();
+    expectTypeOf<z.output<typeof S.incomeReportDetailSchema>>().toEqualTypeOf<IncomeReportDetail>();
+    expectTypeOf<z.input<typeof S.incomeReportDetailSchema>>().toEqualTypeOf<IncomeReportDetail>();
+    expectTypeOf<z.output<typeof S.otherReportDetailSchema>>().toEqualTypeOf<OtherReportDetail>();
+    expectTypeOf<z.input<typeof S.otherReportDetailSchema>>().toEqualTypeOf<OtherReportDetail>();
+    expectTypeOf<z.output<typeof reportDetailSchema>>().toEqualTypeOf<ReportDetail>();
+  });
+
+  it('the income report tree', () => {
+    expectTypeOf<z.output<typeof S.transactionSchema>>().toEqualTypeOf<Transaction>();
+    expectTypeOf<z.input<typeof S.transactionSchema>>().toEqualTypeOf<Transaction>();
+    expectTypeOf<z.output<typeof S.paystubSchema>>().toEqualTypeOf<Paystub>();
+    expectTypeOf<z.input<typeof S.paystubSchema>>().toEqualTypeOf<Paystub>();
+    expectTypeOf<z.output<typeof S.incomeStreamSchema>>().toEqualTypeOf<IncomeStream>();
+    expectTypeOf<z.input<typeof S.incomeStreamSchema>>().toEqualTypeOf<IncomeStream>();
+    expectTypeOf<z.output<typeof S.incomeSummarySchema>>().toEqualTypeOf<IncomeSummary>();
+    expectTypeOf<z.input<typeof S.incomeSummarySchema>>().toEqualTypeOf<IncomeSummary>();
+    expectTypeOf<z.output<typeof S.connectionIncomeSchema>>().toEqualTypeOf<S.ConnectionIncome>();
+    expectTypeOf<z.input<typeof S.connectionIncomeSchema>>().toEqualTypeOf<S.ConnectionIncome>();
+    expectTypeOf<z.output<typeof S.bankIncomeSchema>>().toEqualTypeOf<S.BankIncome>();
+    expectTypeOf<z.input<typeof S.bankIncomeSchema>>().toEqualTypeOf<S.BankIncome>();
+    expectTypeOf<z.output<typeof S.bankConnectionSchema>>().toEqualTypeOf<BankConnection>();
+    expectTypeOf<z.input<typeof S.bankConnectionSchema>>().toEqualTypeOf<BankConnection>();
+    expectTypeOf<z.output<typeof S.payrollConnectionSchema>>().toEqualTypeOf<PayrollConnection>();
+    expectTypeOf<z.input<typeof S.payrollConnectionSchema>>().toEqualTypeOf<PayrollConnection>();
+    expectTypeOf<z.output<typeof S.fraudRiskSignalSchema>>().toEqualTypeOf<FraudRiskSignal>();
+    expectTypeOf<z.input<typeof S.fraudRiskSignalSchema>>().toEqualTypeOf<FraudRiskSignal>();
+    expectTypeOf<z.output<typeof S.uploadedDocumentSchema>>().toEqualTypeOf<UploadedDocument>();
+    expectTypeOf<z.input<typeof S.uploadedDocumentSchema>>().toEqualTypeOf<UploadedDocument>();
+    expectTypeOf<z.output<typeof S.criteriaRuleResultSchema>>().toEqualTypeOf<CriteriaRuleResult>();
+    expectTypeOf<z.input<typeof S.criteriaRuleResultSchema>>().toEqualTypeOf<CriteriaRuleResult>();
+    expectTypeOf<z.output<typeof S.verificationReportSchema>>().toEqualTypeOf<VerificationReport>();
+    expectTypeOf<z.input<typeof S.verificationReportSchema>>().toEqualTypeOf<VerificationReport>();
+    expectTypeOf<z.output<typeof S.incomeReportDataSchema>>().toEqualTypeOf<IncomeReportData>();
+    expectTypeOf<z.input<typeof S.incomeReportDataSchema>>().toEqualTypeOf<IncomeReportData>();
+  });
+
+  it('screening groups', () => {
+    expectTypeOf<z.output<typeof S.screeningSchema>>().toEqualTypeOf<Screening>();
+    expectTypeOf<z.input<typeof S.screeningSchema>>().toEqualTypeOf<Screening>();
+    expectTypeOf<z.output<typeof S.screeningGroupSchema>>().toEqualTypeOf<ScreeningGroup>();
+    expectTypeOf<z.input<typeof S.screeningGroupSchema>>().toEqualTypeOf<ScreeningGroup>();
+    expectTypeOf<
+      z.output<typeof S.screeningGroupListResponseSchema>
+    >().toEqualTypeOf<ScreeningGroupListResponse>();
+    expectTypeOf<
+      z.input<typeof S.screeningGroupListResponseSchema>
+    >().toEqualTypeOf<ScreeningGroupListResponse>();
+    expectTypeOf<
+      z.input<typeof S.screeningApplicantCreateParamsSchema>
+    >().toEqualTypeOf<S.ScreeningApplicantCreateParams>();
+    expectTypeOf<
+      z.output<typeof S.screeningApplicantCreateParamsSchema>
+    >().toEqualTypeOf<S.ScreeningApplicantCreateParams>();
+    expectTypeOf<
+      z.input<typeof S.screeningPropertyCreateParamsSchema>
+    >().toEqualTypeOf<S.ScreeningPropertyCreateParams>();
+    expectTypeOf<
+      z.output<typeof S.screeningPropertyCreateParamsSchema>
+    >().toEqualTypeOf<S.ScreeningPropertyCreateParams>();
+    expectTypeOf<
+      z.input<typeof S.screeningGroupCreateParamsSchema>
+    >().toEqualTypeOf<ScreeningGroupCreateParams>();
+    expectTypeOf<
+      z.output<typeof S.screeningGroupCreateParamsSchema>
+    >().toEqualTypeOf<ScreeningGroupCreateParams>();
+    expectTypeOf<z.input<typeof screeningGroupListParamsSchema>>().toEqualTypeOf<ScreeningGroupListParams>();
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Typos do not compile (they did when the public types had index signatures).
+// ---------------------------------------------------------------------------------------------
+
+declare const client: VerificationClient;
+declare const group: ApplicantGroup;
+
+describe('typos are compile errors', () => {
+  it('a camelCase request key', () => {
+    client.applicantGroups.create({
+      applicants: [{ first_name: 'A', last_name: 'B', email: 'a@b.co' }],
+      property: { name: 'P', street_address: 'S', city: 'C', state: 'CA', zip_code: '1' },
+      decision_maker_display_name: 'D',
+      monthly_rent: 1850,
+      // @ts-expect-error the field is correlation_id
+      correlationId: 'lease-1',
+    });
+  });
+
+  it('phone for phone_number', () => {
+    client.applicantGroups.create({
+      // @ts-expect-error the field is phone_number
+      applicants: [{ first_name: 'A', last_name: 'B', email: 'a@b.co', phone: '+14155550123' }],
+      property: { name: 'P', street_address: 'S', city: 'C', state: 'CA', zip_code: '1' },
+      decision_maker_display_name: 'D',
+      monthly_rent: 1850,
+    });
+  });
+
+  it('a status the API does not document', () => {
+    // @ts-expect-error the status is completed
+    client.applicantGroups.list({ statuses: ['complete'] });
+    client.applicantGroups.list({ statuses: ['completed', 'in_progress'] });
+  });
+
+  it('a request enum value the spec never shows', () => {
+    const verification: S.VerificationRequest = {
+      // @ts-expect-error income_verification is a response value only
+      type: 'income_verification',
+      // @ts-expect-error documents is a response value only
+      allowed_income_sources: ['documents'],
+    };
+    expectTypeOf(verification).toEqualTypeOf<S.VerificationRequest>();
+  });
+
+  it('a misspelt response field', () => {
+    // @ts-expect-error the field is status
+    expectTypeOf(group.staus).toBeUnknown();
+    expectTypeOf(group.status).toExtend<string>();
   });
 });

@@ -110,7 +110,7 @@ function undeclaredKeys(schema: z.ZodType, value: unknown, path = '$'): string[]
 /** Every income stream anywhere in an entry, with where it was found. */
 function streamsOf(entry: VerificationReport): Array<[string, IncomeStream]> {
   const out: Array<[string, IncomeStream]> = [];
-  const add = (where: string, streams: IncomeStream[] | undefined) => {
+  const add = (where: string, streams: IncomeStream[] | null | undefined) => {
     for (const s of streams ?? []) out.push([where, s]);
   };
   add('recurring', entry.recurring?.income_streams);

@@ -1,6 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { describe, expectTypeOf, it } from 'vitest';
+import type { z } from 'zod';
+import { extraFields } from '../../src/helpers/index.js';
 import { Webhooks } from '../../src/resources/webhooks.js';
+import type * as W from '../../src/schemas/webhooks.js';
 import {
   type BankCannotConnectEvent,
   type BeginScreeningEvent,
@@ -44,7 +47,8 @@ describe('WebhookEvent', () => {
         case 'REPORT_READY':
           expectTypeOf(event).toEqualTypeOf<ReportReadyEvent>();
           expectTypeOf(event.report_id).toEqualTypeOf<string>();
-          expectTypeOf(event.applicant_id).toEqualTypeOf<string>();
+          // A household report names no applicant.
+          expectTypeOf(event.applicant_id).toEqualTypeOf<string | null | undefined>();
           expectTypeOf<'income' | 'asset' | 'identity'>().toExtend<typeof event.report_type>();
           expectTypeOf(event.report_type).toExtend<string>();
           break;
@@ -68,7 +72,10 @@ describe('WebhookEvent', () => {
     } else {
       expectTypeOf(event).toEqualTypeOf<UnknownWebhookEvent>();
       expectTypeOf(event.code).toEqualTypeOf<string>();
-      expectTypeOf(event.anything).toEqualTypeOf<unknown>();
+      // No index signature: other fields are read with extraFields(event).
+      // @ts-expect-error an unknown event has only a code in its type
+      expectTypeOf(event.anything).toBeUnknown();
+      expectTypeOf(extraFields(event).anything).toEqualTypeOf<unknown>();
     }
   });
 
@@ -111,6 +118,61 @@ describe('WebhookEvent', () => {
   it('lists the known codes as literals', () => {
     expectTypeOf(WEBHOOK_EVENT_CODES[0]).toEqualTypeOf<'VERIFICATION_STARTED'>();
     expectTypeOf<WebhookEventCode>().toEqualTypeOf<KnownWebhookEvent['code']>();
+  });
+});
+
+describe('each event interface is exactly z.input and z.output of its schema', () => {
+  it('every known event', () => {
+    expectTypeOf<
+      z.output<typeof W.verificationStartedEventSchema>
+    >().toEqualTypeOf<VerificationStartedEvent>();
+    expectTypeOf<
+      z.input<typeof W.verificationStartedEventSchema>
+    >().toEqualTypeOf<VerificationStartedEvent>();
+    expectTypeOf<
+      z.output<typeof W.verificationCompletedEventSchema>
+    >().toEqualTypeOf<VerificationCompletedEvent>();
+    expectTypeOf<
+      z.input<typeof W.verificationCompletedEventSchema>
+    >().toEqualTypeOf<VerificationCompletedEvent>();
+    expectTypeOf<z.output<typeof W.reportReadyEventSchema>>().toEqualTypeOf<ReportReadyEvent>();
+    expectTypeOf<z.input<typeof W.reportReadyEventSchema>>().toEqualTypeOf<ReportReadyEvent>();
+    expectTypeOf<z.output<typeof W.beginScreeningEventSchema>>().toEqualTypeOf<BeginScreeningEvent>();
+    expectTypeOf<z.input<typeof W.beginScreeningEventSchema>>().toEqualTypeOf<BeginScreeningEvent>();
+    expectTypeOf<
+      z.output<typeof W.screeningCompletedEventSchema>
+    >().toEqualTypeOf<W.ScreeningCompletedEvent>();
+    expectTypeOf<
+      z.input<typeof W.screeningCompletedEventSchema>
+    >().toEqualTypeOf<W.ScreeningCompletedEvent>();
+    expectTypeOf<
+      z.output<typeof W.screeningGroupCompletedEventSchema>
+    >().toEqualTypeOf<W.ScreeningGroupCompletedEvent>();
+    expectTypeOf<
+      z.input<typeof W.screeningGroupCompletedEventSchema>
+    >().toEqualTypeOf<W.ScreeningGroupCompletedEvent>();
+    expectTypeOf<z.output<typeof W.bankNotSupportedEventSchema>>().toEqualTypeOf<W.BankNotSupportedEvent>();
+    expectTypeOf<z.input<typeof W.bankNotSupportedEventSchema>>().toEqualTypeOf<W.BankNotSupportedEvent>();
+    expectTypeOf<z.output<typeof W.bankCannotConnectEventSchema>>().toEqualTypeOf<BankCannotConnectEvent>();
+    expectTypeOf<z.input<typeof W.bankCannotConnectEventSchema>>().toEqualTypeOf<BankCannotConnectEvent>();
+    expectTypeOf<z.output<typeof W.noBankEventSchema>>().toEqualTypeOf<W.NoBankEvent>();
+    expectTypeOf<z.input<typeof W.noBankEventSchema>>().toEqualTypeOf<W.NoBankEvent>();
+    expectTypeOf<z.output<typeof W.shareBankEventSchema>>().toEqualTypeOf<W.ShareBankEvent>();
+    expectTypeOf<z.input<typeof W.shareBankEventSchema>>().toEqualTypeOf<W.ShareBankEvent>();
+    expectTypeOf<z.output<typeof W.noIncomeEventSchema>>().toEqualTypeOf<W.NoIncomeEvent>();
+    expectTypeOf<z.input<typeof W.noIncomeEventSchema>>().toEqualTypeOf<W.NoIncomeEvent>();
+    expectTypeOf<z.output<typeof W.reOpenScreeningEventSchema>>().toEqualTypeOf<W.ReOpenScreeningEvent>();
+    expectTypeOf<z.input<typeof W.reOpenScreeningEventSchema>>().toEqualTypeOf<W.ReOpenScreeningEvent>();
+    expectTypeOf<
+      z.output<typeof W.reportSoonToExpireEventSchema>
+    >().toEqualTypeOf<W.ReportSoonToExpireEvent>();
+    expectTypeOf<
+      z.input<typeof W.reportSoonToExpireEventSchema>
+    >().toEqualTypeOf<W.ReportSoonToExpireEvent>();
+    expectTypeOf<z.output<typeof W.reportExpiredEventSchema>>().toEqualTypeOf<ReportExpiredEvent>();
+    expectTypeOf<z.input<typeof W.reportExpiredEventSchema>>().toEqualTypeOf<ReportExpiredEvent>();
+    expectTypeOf<z.output<typeof W.knownWebhookEventSchema>>().toEqualTypeOf<KnownWebhookEvent>();
+    expectTypeOf<z.input<typeof W.knownWebhookEventSchema>>().toEqualTypeOf<KnownWebhookEvent>();
   });
 });
 

@@ -1,5 +1,6 @@
 /** `groups list`: every group matching the filters, all pages, streamed to stdout. */
 import type { ApplicantGroupListParams } from '../../schemas/applicant-groups.js';
+import { GROUP_STATUSES, isKnownGroupStatus, type KnownGroupStatus } from '../../schemas/common.js';
 import { COMMON_HELP, expectPositionals, parseCommand, timeOption } from '../args.js';
 import { connect } from '../connection.js';
 import { UsageError } from '../errors.js';
@@ -39,14 +40,20 @@ const OPTIONS = {
 } as const;
 
 /** The statuses of `--status a --status b,c`. */
-export function statusesOf(values: readonly string[] | undefined): string[] | undefined {
+export function statusesOf(values: readonly string[] | undefined): KnownGroupStatus[] | undefined {
   if (values === undefined) return undefined;
   const statuses = values
     .flatMap((value) => value.split(','))
     .map((status) => status.trim())
     .filter((status) => status !== '');
   if (statuses.length === 0) throw new UsageError('--status needs a value, e.g. --status completed');
-  return statuses;
+  const unknown = statuses.filter((status) => !isKnownGroupStatus(status));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `--status must be one of ${GROUP_STATUSES.join(', ')}, got "${unknown.join('", "')}"`,
+    );
+  }
+  return statuses.filter(isKnownGroupStatus);
 }
 
 /** Runs `groups list`. */
