@@ -1,9 +1,9 @@
 /** Option parsing helpers and the progress display. */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { numberOption, parseCommand, timeOption } from '../../src/cli/args.js';
 import { UsageError } from '../../src/cli/errors.js';
-import { formatProgress, Reporter } from '../../src/cli/progress.js';
+import { numberOption, parseCommand, timeOption } from '../../src/cli/shared/args.js';
+import { formatProgress, Reporter } from '../../src/cli/shared/progress.js';
 
 describe('timeOption', () => {
   it('reads Unix seconds, ISO days (midnight UTC) and ISO date-times with a zone', () => {

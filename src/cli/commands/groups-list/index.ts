@@ -1,12 +1,11 @@
 /** `groups list`: every group matching the filters, all pages, streamed to stdout. */
-import type { ApplicantGroupListParams } from '../../schemas/applicant-groups.js';
-import { COMMON_HELP, expectPositionals, parseCommand, timeOption } from '../args.js';
-import { connect } from '../connection.js';
-import { UsageError } from '../errors.js';
-import { EXIT_OK } from '../exit-codes.js';
-import { createGroupWriter, GROUP_FORMATS, isGroupFormat } from '../group-output.js';
-import { type CliIO, write } from '../io.js';
-import { progressMode, Reporter } from '../progress.js';
+import type { ApplicantGroupListParams } from 'applicant-verification';
+import { EXIT_OK, UsageError } from '../../errors.js';
+import { COMMON_HELP, expectPositionals, parseCommand, statusesOf, timeOption } from '../../shared/args.js';
+import { connect } from '../../shared/connection.js';
+import { type CliIO, write } from '../../shared/io.js';
+import { progressMode, Reporter } from '../../shared/progress.js';
+import { createGroupWriter, GROUP_FORMATS, isGroupFormat } from './group-output.js';
 
 /** Help of `groups list`. */
 export const GROUPS_LIST_HELP = `Usage: applicant-verification groups list [options]
@@ -37,17 +36,6 @@ const OPTIONS = {
   'created-before': { type: 'string' },
   format: { type: 'string', default: 'table' },
 } as const;
-
-/** The statuses of `--status a --status b,c`. */
-export function statusesOf(values: readonly string[] | undefined): string[] | undefined {
-  if (values === undefined) return undefined;
-  const statuses = values
-    .flatMap((value) => value.split(','))
-    .map((status) => status.trim())
-    .filter((status) => status !== '');
-  if (statuses.length === 0) throw new UsageError('--status needs a value, e.g. --status completed');
-  return statuses;
-}
 
 /** Runs `groups list`. */
 export async function groupsList(args: readonly string[], io: CliIO): Promise<number> {
