@@ -1,7 +1,8 @@
 /**
  * Helpers of the command-line tests. Commands run in-process through `runCli` with collected
  * streams, an injected environment and stop signal; only signal tests and one smoke test start
- * the real bin (`node --import tsx src/cli/index.ts`) as a child process.
+ * the bin as a child process, bundled once by tsup as `npm run build` bundles it (a plain `node`
+ * start takes a fraction of `node --import tsx`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,9 +22,29 @@ import type { ApplicantGroup } from '../../src/index.js';
 import type { MockServer } from '../../src/testing/index.js';
 import { expose } from '../support/exposure.js';
 
-/** The repository root: the child runs there so `--import tsx` resolves. */
+/** The repository root. */
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const ENTRY = join(REPO, 'src/cli/index.ts');
+
+/** Bundles `src/cli/index.ts` like the package build and returns the bundle's path. */
+export async function buildBin(): Promise<string> {
+  const { build } = await import('tsup');
+  // Inside the repository, so the bundle resolves its dependencies from node_modules.
+  const outDir = join(REPO, '.tmp', `cli-bin-${process.pid}`);
+  await build({
+    entry: { cli: join(REPO, 'src/cli/index.ts') },
+    format: ['esm'],
+    outDir,
+    platform: 'node',
+    target: 'node20',
+    config: false,
+    dts: false,
+    sourcemap: false,
+    splitting: false,
+    silent: true,
+    skipNodeModulesBundle: true,
+  });
+  return join(outDir, 'cli.js');
+}
 
 /** How a run ended and what it printed. */
 export interface CliResult {
@@ -127,13 +148,14 @@ export interface RunningBin {
   stderr(): string;
 }
 
-/** Starts the bin as a child process. */
+/** Starts the bin (from {@link buildBin}) as a child process. */
 export function spawnBin(
+  bin: string,
   args: readonly string[],
   mock: MockServer,
   options: RunOptions & { timeoutMs?: number } = {},
 ): RunningBin {
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], {
+  const child = spawn(process.execPath, [bin, ...args], {
     cwd: REPO,
     env: { PATH: process.env.PATH ?? '', ...environment(mock, options.env) },
     stdio: ['ignore', 'pipe', 'pipe'],

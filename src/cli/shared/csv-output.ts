@@ -3,15 +3,15 @@
  * spreadsheets: a cell from the server that starts with `=`, `+`, `-`, `@`, a tab or a carriage
  * return would run as a formula (`=HYPERLINK(...)` exfiltrating the row, `@SUM(...)`), so
  * csv-stringify's `escape_formulas` prefixes such cells with a quote, which spreadsheets show as
- * text. Control characters other than line feeds (which CSV quotes) are made visible too (see
- * `terminal.ts`): the file may be `cat`-ed to a terminal.
+ * text. Other control characters (a carriage return included) are made visible (see
+ * `terminal.ts`): the file may be `cat`-ed to a terminal. Line feeds are quoted by CSV.
  */
 import { stringify } from 'csv-stringify/sync';
-import { safeLines } from './terminal.js';
+import { safeCsvText } from './terminal.js';
 
 function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  return safeLines(String(value));
+  return safeCsvText(String(value));
 }
 
 /**

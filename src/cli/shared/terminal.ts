@@ -22,6 +22,17 @@ export function safeLines(text: string): string {
   return text.replace(UNSAFE_IN_LINES, visible);
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point.
+const UNSAFE_IN_CSV = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * `text` for a CSV cell: like {@link safeLines}, but tabs are kept too (harmless on a terminal,
+ * and a leading one is left for `escape_formulas` to quote).
+ */
+export function safeCsvText(text: string): string {
+  return text.replace(UNSAFE_IN_CSV, visible);
+}
+
 /** `text` as one field on one line: every control character, line feeds included, made visible. */
 export function safeCell(text: string): string {
   return text.replace(UNSAFE_IN_CELL, visible);
