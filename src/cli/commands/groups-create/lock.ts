@@ -88,6 +88,9 @@ export class BatchLock {
           `another run is working on this batch (${who}): wait for it to finish. If no such process is running, delete ${path}.`,
         );
       }
+      // Another run may have taken the stale lock over since it was read: remove only that one.
+      const again = parseLock(await readFile(path, 'utf8').catch(() => ''));
+      if (again?.token !== holder.token) continue;
       warn(
         `warning: taking over the lock ${path} of process ${holder.pid} (started ${holder.started_at}), which no longer runs`,
       );
