@@ -164,5 +164,9 @@ describe('reports export', () => {
       '00000000-0000-4000-8000-000000000000: could not list reports: NotFoundError',
     );
     expect(files(out)).toHaveLength(mock.reports.forGroup(known.id).length * 2);
+    // Groups named by id are looked up, so the index still names the household.
+    const index = parseCsv(readFileSync(join(out, 'index.csv'), 'utf8'));
+    expect(index).toHaveLength(files(out).length);
+    for (const row of index) expect(row).toMatchObject({ group_id: known.id, correlation_id: 'export-0' });
   });
 });

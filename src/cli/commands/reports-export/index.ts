@@ -180,19 +180,23 @@ export async function reportsExport(args: readonly string[], io: CliIO): Promise
     );
 
     const ids = chosen.map((item) => item.id);
-    // Groups named by id are looked up for the index (the API has no retrieve-by-id).
-    const found = await mapSettled(
-      chosen,
-      (item) =>
-        item.group
-          ? Promise.resolve(item.group)
-          : stop.guard(() => client.applicantGroups.findById(item.id, {}, request)),
-      { concurrency, signal: stop.signal },
-    );
-    const groupOf = (index: number) => {
-      const outcome = found[index];
-      return outcome?.ok ? outcome.value : undefined;
-    };
+    // Groups named by id are looked up for the index (the API has no retrieve-by-id): one walk
+    // of the list, stopped as soon as every one is found.
+    const details = new Map(chosen.flatMap((item) => (item.group ? [[item.id, item.group] as const] : [])));
+    if (details.size < chosen.length) {
+      try {
+        await stop.guard(async () => {
+          for await (const group of client.applicantGroups.list({}, request)) {
+            if (chosen.some((item) => item.id === group.id)) details.set(group.id, group);
+            if (details.size === chosen.length) break;
+          }
+        });
+      } catch (error) {
+        if (stop.signal.aborted) throw error;
+        reporter.error(`warning: could not look the groups up for index.csv: ${describeError(error)}`);
+      }
+    }
+    const groupOf = (index: number) => details.get(ids[index] ?? '');
     // Reports of each group: one request per group, a failed group does not stop the others.
     const listed = await mapSettled(
       ids,
