@@ -159,10 +159,11 @@ function invalidResults(
   keys: readonly string[],
   errors: readonly RowError[],
   table: CsvTable,
+  keyIndex: number,
 ): HouseholdResult[] {
   return keys.map((key) => {
     const lines = table.records
-      .filter((record) => record.values.some((value) => value.trim() === key))
+      .filter((record) => record.values[keyIndex]?.trim() === key)
       .map((record) => record.line);
     const own = errors.filter((error) => lines.includes(error.line));
     return {
@@ -246,7 +247,12 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
     );
   }
   const { households } = plan;
-  const invalid = invalidResults(plan.invalidKeys, plan.errors, table);
+  const invalid = invalidResults(
+    plan.invalidKeys,
+    plan.errors,
+    table,
+    header.columns.indexOf('household_key'),
+  );
   stateHint(households, reporter);
   const applicants = households.reduce((sum, household) => sum + household.lines.length, 0);
   if (values['dry-run']) {
