@@ -3,8 +3,8 @@
  * can show: SIGKILL at a random row (five seeds) then an immediate rerun, a graceful SIGTERM,
  * and one smoke test of the bin. Reruns go in-process.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
@@ -33,6 +33,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await mock.close();
+  rmSync(dirname(bin), { recursive: true, force: true });
 });
 
 /** A small deterministic generator (mulberry32): the row a run is killed at, per seed. */

@@ -34,7 +34,7 @@ export const COMMON_HELP = `Connection (flags override the environment):
   --max-retries N       retries of a failed request (default 4)
 
 Output:
-  -q, --quiet           no progress display or summary; errors still go to stderr
+  -q, --quiet           no progress display, retry lines or summary; errors still go to stderr
   -v, --verbose         also log token refreshes to stderr (retries are always shown)
   -h, --help            this help`;
 

@@ -79,11 +79,15 @@ export function connect(values: ConnectionValues, io: CliIO, reporter: Reporter)
     max: 20,
     integer: true,
   });
-  // The SDK masks and prefixes every line before it gets here.
+  // The SDK masks and prefixes every line before it gets here. Retry lines are progress: hidden
+  // by --quiet, unless a log level was asked for (--verbose, VERIFICATION_LOG).
+  const asked = values.verbose === true || isLogLevel(io.env.VERIFICATION_LOG);
+  const progressLine = (message: string) =>
+    asked ? reporter.error(cliLogLine(message)) : reporter.note(cliLogLine(message));
   const logger: Logger = {
-    debug: (message) => reporter.error(cliLogLine(message)),
-    info: (message) => reporter.error(cliLogLine(message)),
-    warn: (message) => reporter.error(cliLogLine(message)),
+    debug: progressLine,
+    info: progressLine,
+    warn: progressLine,
     error: (message) => reporter.error(cliLogLine(message)),
   };
   const baseURL = values['base-url'] || io.env.VERIFICATION_BASE_URL;
