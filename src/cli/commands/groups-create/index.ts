@@ -263,7 +263,7 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
     return invalid.length > 0 ? EXIT_FAILED : EXIT_OK;
   }
 
-  // 2. Lock, credentials; 3. journal, resolve, create; 4. log.
+  // 2. Lock; 3. resolve (which proves the credentials), journal and create; 4. log.
   const startedAt = new Date();
   const { dir, name } = parsePath(csvPath);
   const journalPath = join(dir, `${name}.journal.jsonl`);
