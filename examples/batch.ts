@@ -4,6 +4,11 @@
  * fails a few requests along the way; each row carries a correlation_id, so nothing is sent twice:
  *
  *   npx tsx examples/batch.ts
+ *
+ * For batches from a spreadsheet, the `applicant-verification groups create --csv FILE` command
+ * adds what a long-running job needs on top of this: a write-ahead journal (a killed run loses
+ * nothing), a lock against a second concurrent run, and conflict reports (see "Batch jobs" in
+ * the README).
  */
 import {
   type ApplicantGroupCreateParams,

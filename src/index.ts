@@ -5,7 +5,7 @@
  */
 export { VerificationClient } from './client.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
-export type { BatchOptions, BatchProgress, Settled } from './core/batch.js';
+export { type BatchOptions, type BatchProgress, mapSettled, type Settled } from './core/batch.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -33,10 +33,11 @@ export {
   WebhookVerificationError,
 } from './core/errors.js';
 export type { RequestOptions } from './core/http.js';
-export type { Logger, LogLevel } from './core/log.js';
+export { isLogLevel, type Logger, type LogLevel } from './core/log.js';
 export type { ClientOptions } from './core/options.js';
 export { ConfigurationError } from './core/options.js';
 export { MAX_PAGES, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
+export { maskText } from './core/redact.js';
 export type { ValidationMode } from './core/validate.js';
 export * from './helpers/index.js';
 export {

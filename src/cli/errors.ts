@@ -1,9 +1,39 @@
-/** Errors of the command line itself, and how any error is shown to a person. */
-import { maskText } from '../core/redact.js';
+/**
+ * How a run ends: the command line's own errors, the exit codes scripts rely on, the errors that
+ * stop a whole batch, and how any error is shown to a person.
+ */
+import { APIError, AuthenticationError, maskText, PermissionDeniedError } from 'applicant-verification';
+
+/** Every item was done (created, already there, exported, ...). */
+export const EXIT_OK = 0;
+/** Some rows or items failed (bad rows, API errors, a create whose fate is still unknown). Rerun after fixing. */
+export const EXIT_FAILED = 1;
+/** The command line was wrong: unknown command or option, bad value, missing file or configuration. */
+export const EXIT_USAGE = 2;
+/** A group found by a row's correlation id holds other applicants or another rent than the row. */
+export const EXIT_CONFLICT = 3;
+/** Another run holds the batch's lock: nothing was done. */
+export const EXIT_LOCKED = 4;
+/** The API refused the credentials: nothing was sent, no results or journal were written. */
+export const EXIT_AUTH = 5;
+/** Stopped by Ctrl-C (SIGINT): 128 + 2, the shell convention. */
+export const EXIT_SIGINT = 130;
+/** Stopped by SIGTERM: 128 + 15, the shell convention. */
+export const EXIT_SIGTERM = 143;
+
+/** The exit code of a run stopped by `signal`. */
+export function exitCodeForSignal(signal: NodeJS.Signals): number {
+  return signal === 'SIGINT' ? EXIT_SIGINT : EXIT_SIGTERM;
+}
 
 /** The command line is wrong (exit code 2): the message says what to change. */
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** Another run holds the lock of this batch (exit code 4). */
+export class LockedError extends Error {
+  override name = 'LockedError';
 }
 
 /** The run was stopped by a signal before this item could start or finish. */
@@ -15,6 +45,49 @@ export class InterruptedError extends Error {
   constructor(signal: NodeJS.Signals) {
     super(`stopped by ${signal}`);
     this.signal = signal;
+  }
+}
+
+/** What a person reads when the API refuses the credentials. */
+export const AUTH_FAILED_MESSAGE =
+  'authentication failed: check VERIFICATION_CLIENT_ID / secret (VERIFICATION_SECRET_KEY, or --client-id / --secret-key)';
+
+/** Whether `error` is the API refusing the credentials. */
+export function isAuthFailure(error: unknown): error is AuthenticationError {
+  return error instanceof AuthenticationError;
+}
+
+/** Whether `error` dooms every other item of a batch too: wrong credentials, a missing permission. */
+export function isFatal(error: unknown): boolean {
+  return error instanceof AuthenticationError || error instanceof PermissionDeniedError;
+}
+
+/**
+ * The stop signal of one batch: the run's own (SIGINT/SIGTERM) or the first fatal error. 300
+ * token requests with a bad secret key look like an attack to the service: the first is enough.
+ */
+export class BatchStop {
+  readonly #fatal = new AbortController();
+  /** Aborted by the run's signal or by the first fatal error; pass it to `mapSettled`. */
+  readonly signal: AbortSignal;
+
+  constructor(runSignal: AbortSignal) {
+    this.signal = AbortSignal.any([runSignal, this.#fatal.signal]);
+  }
+
+  /** The fatal error that stopped the batch, if one did. */
+  get fatalError(): unknown {
+    return this.#fatal.signal.aborted ? this.#fatal.signal.reason : undefined;
+  }
+
+  /** Runs `task`; a fatal failure stops the batch before it is rethrown. */
+  async guard<T>(task: () => Promise<T>): Promise<T> {
+    try {
+      return await task();
+    } catch (error) {
+      if (isFatal(error) && !this.#fatal.signal.aborted) this.#fatal.abort(error);
+      throw error;
+    }
   }
 }
 
@@ -31,4 +104,40 @@ export function describeError(error: unknown): string {
         : error.message
       : String(error);
   return maskText(message.replace(/\s+/g, ' ').trim());
+}
+
+function fieldText(entry: unknown): string | undefined {
+  if (typeof entry === 'string') return entry;
+  if (typeof entry !== 'object' || entry === null) return undefined;
+  const field = 'field' in entry && typeof entry.field === 'string' ? entry.field : undefined;
+  const message = 'message' in entry && typeof entry.message === 'string' ? entry.message : undefined;
+  if (field && message) return message.startsWith(field) ? message : `${field}: ${message}`;
+  return message ?? field;
+}
+
+/**
+ * The server's per-field complaints of a refused request (`body.fields` of an {@link APIError}:
+ * a list of `{ field, message }` or an object of field to message), as `a: x; b: y`; `''` when
+ * there are none.
+ */
+export function serverFields(error: unknown): string {
+  if (!(error instanceof APIError)) return '';
+  const body = error.body;
+  if (typeof body !== 'object' || body === null || !('fields' in body)) return '';
+  const fields: unknown = body.fields;
+  const entries = Array.isArray(fields)
+    ? fields.map(fieldText)
+    : typeof fields === 'object' && fields !== null
+      ? Object.entries(fields).map(([field, message]) =>
+          fieldText({ field, message: Array.isArray(message) ? message.join(', ') : message }),
+        )
+      : [];
+  return maskText(entries.filter((entry) => entry !== undefined).join('; '));
+}
+
+/** {@link describeError}, followed by the server's field errors when it named any. */
+export function describeRowError(error: unknown): string {
+  const text = describeError(error);
+  const fields = serverFields(error);
+  return fields === '' || text.includes(fields) ? text : `${text} (fields: ${fields})`;
 }

@@ -4,8 +4,7 @@
  * {@link runCli}. The first SIGINT/SIGTERM asks the running command to stop gracefully (no new
  * work, work in flight settles, the log is written); a second one exits at once.
  */
-import { describeError, InterruptedError } from './errors.js';
-import { exitCodeForSignal } from './exit-codes.js';
+import { describeError, exitCodeForSignal, InterruptedError } from './errors.js';
 import { runCli } from './main.js';
 
 const stop = new AbortController();

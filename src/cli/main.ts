@@ -2,10 +2,23 @@
  * The command table and the one place that turns outcomes into exit codes. `runCli` takes its
  * streams, environment and stop signal as arguments, so tests can run commands in-process.
  */
-import { VERSION } from '../version.js';
-import { describeError, InterruptedError, UsageError } from './errors.js';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, exitCodeForSignal } from './exit-codes.js';
-import { type CliIO, write } from './io.js';
+import { VERSION } from 'applicant-verification';
+import {
+  AUTH_FAILED_MESSAGE,
+  describeError,
+  EXIT_AUTH,
+  EXIT_FAILED,
+  EXIT_LOCKED,
+  EXIT_OK,
+  EXIT_USAGE,
+  exitCodeForSignal,
+  InterruptedError,
+  isAuthFailure,
+  LockedError,
+  UsageError,
+} from './errors.js';
+import { type CliIO, write } from './shared/io.js';
+import { safeLines } from './shared/terminal.js';
 
 /** The program's name, as installed by package.json `bin`. */
 export const PROGRAM = 'applicant-verification';
@@ -27,16 +40,17 @@ Connection: VERIFICATION_BASE_URL, VERIFICATION_CLIENT_ID and VERIFICATION_SECRE
 --base-url, --client-id and --secret-key.
 
 Exit codes: 0 done; 1 some rows or items failed (or a fatal API error); 2 usage;
+3 conflicts (groups create); 4 another run holds the batch's lock; 5 authentication failed;
 130/143 stopped by SIGINT/SIGTERM.`;
 
 type Command = (args: readonly string[], io: CliIO) => Promise<number>;
 
 // Loaded on demand: `--help` and usage errors answer without loading the SDK and zod schemas.
 const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
-  'groups list': async () => (await import('./commands/groups-list.js')).groupsList,
-  'groups create': async () => (await import('./commands/groups-create.js')).groupsCreate,
-  'groups watch': async () => (await import('./commands/groups-watch.js')).groupsWatch,
-  'reports export': async () => (await import('./commands/reports-export.js')).reportsExport,
+  'groups list': async () => (await import('./commands/groups-list/index.js')).groupsList,
+  'groups create': async () => (await import('./commands/groups-create/index.js')).groupsCreate,
+  'groups watch': async () => (await import('./commands/groups-watch/index.js')).groupsWatch,
+  'reports export': async () => (await import('./commands/reports-export/index.js')).reportsExport,
 };
 
 const HELP_FLAGS = new Set(['--help', '-h', 'help']);
@@ -89,7 +103,15 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
       );
       return EXIT_USAGE;
     }
-    await write(io.stderr, `${PROGRAM} ${name}: ${describeError(error)}\n`);
+    if (error instanceof LockedError) {
+      await write(io.stderr, `${PROGRAM} ${name}: ${error.message}\n`);
+      return EXIT_LOCKED;
+    }
+    if (isAuthFailure(error)) {
+      await write(io.stderr, `${PROGRAM} ${name}: ${AUTH_FAILED_MESSAGE}\n`);
+      return EXIT_AUTH;
+    }
+    await write(io.stderr, `${PROGRAM} ${name}: ${safeLines(describeError(error))}\n`);
     return EXIT_FAILED;
   }
 }

@@ -1,9 +1,11 @@
 /** Option parsing helpers and the progress display. */
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { numberOption, parseCommand, timeOption } from '../../src/cli/args.js';
 import { UsageError } from '../../src/cli/errors.js';
-import { formatProgress, Reporter } from '../../src/cli/progress.js';
+import { numberOption, parseCommand, timeOption } from '../../src/cli/shared/args.js';
+import { cliLogLine } from '../../src/cli/shared/connection.js';
+import { formatProgress, Reporter } from '../../src/cli/shared/progress.js';
+import { closest } from '../../src/cli/shared/suggest.js';
 
 describe('timeOption', () => {
   it('reads Unix seconds, ISO days (midnight UTC) and ISO date-times with a zone', () => {
@@ -105,5 +107,28 @@ describe('progress', () => {
     silent.note('summary');
     silent.error('an error still shows');
     expect(quiet.text()).toBe('an error still shows\n');
+  });
+});
+
+describe('cliLogLine and closest', () => {
+  it('turns an SDK retry line into "retrying in N s" and passes other lines through', () => {
+    expect(
+      cliLogLine(
+        '[applicant-verification] Retrying POST /api/v1/applicant_groups in 2049 ms (retry 2 of 4): connect ECONNREFUSED 10.0.0.7:443',
+      ),
+    ).toBe('retrying in 2 s (2 of 4, POST /api/v1/applicant_groups): connect ECONNREFUSED 10.0.0.7:443');
+    expect(cliLogLine('[applicant-verification] Retrying GET /x in 12400 ms (retry 1 of 1): 503')).toBe(
+      'retrying in 12 s (1 of 1, GET /x): 503',
+    );
+    expect(cliLogLine('[applicant-verification] Token refreshed')).toBe('Token refreshed');
+  });
+
+  it('suggests the nearest known name for a typo, a swap or a prefix, and nothing for a stranger', () => {
+    const known = ['csv', 'concurrency', 'dry-run', 'skip-invalid', 'batch-id', 'grace', 'log'];
+    expect(closest('cvs', known)).toBe('csv');
+    expect(closest('concurency', known)).toBe('concurrency');
+    expect(closest('dryrun', known)).toBe('dry-run');
+    expect(closest('skip', known)).toBe('skip-invalid');
+    expect(closest('verbosity', known)).toBeUndefined();
   });
 });

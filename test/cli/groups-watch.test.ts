@@ -85,7 +85,7 @@ describe('groups watch', () => {
     const watched = await group('interrupted');
     const run = startCli(['groups', 'watch', watched.id, '--interval', '0.05'], mock);
     await until(() => run.stdout().includes('not_started'), 'the first status line');
-    run.child.kill('SIGINT');
+    run.stop('SIGINT');
     expect((await run.result).code).toBe(130);
   });
 });

@@ -6,10 +6,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { batchNamespace, correlationIdFor } from '../../src/cli/correlation.js';
-import { CsvSyntaxError, readCsv } from '../../src/cli/csv-input.js';
-import { HEADER_LINE } from '../../src/cli/household-columns.js';
-import { buildHouseholds, type HouseholdOptions, mapHeader } from '../../src/cli/households.js';
+import { correlationIdFor } from '../../src/cli/commands/groups-create/correlation.js';
+import { CsvSyntaxError, readCsv } from '../../src/cli/commands/groups-create/csv-input.js';
+import { HEADER_LINE } from '../../src/cli/commands/groups-create/household-columns.js';
+import {
+  buildHouseholds,
+  type HouseholdOptions,
+  mapHeader,
+} from '../../src/cli/commands/groups-create/households.js';
 import { expose } from '../support/exposure.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'av-households-'));
@@ -21,7 +25,7 @@ function csvFile(text: string): string {
   return path;
 }
 
-const OPTIONS: HouseholdOptions = { namespace: 'test.csv', invitations: true };
+const OPTIONS: HouseholdOptions = { batchId: '', invitations: true };
 
 function row(key: string, first: string, email: string, extra: Partial<Record<string, string>> = {}): string {
   const cells: Record<string, string> = {
@@ -147,11 +151,16 @@ describe('buildHouseholds', () => {
       },
       decision_maker_display_name: 'Acme',
       monthly_rent: 1850,
-      correlation_id: correlationIdFor('test.csv', 'A'),
+      correlation_id: correlationIdFor({
+        batchId: '',
+        householdKey: 'A',
+        emails: ['ada@example.com', 'al@example.com'],
+        monthlyRent: 1850,
+      }),
     });
   });
 
-  it('reports every bad row with its line and column, and returns no household to send', async () => {
+  it('reports every bad row with its line and column; only households without a bad row are returned', async () => {
     const text = [
       HEADER_LINE,
       row('A', 'Ada', 'ada@example.com'),
@@ -162,7 +171,8 @@ describe('buildHouseholds', () => {
       'F,Fay,Doe',
     ].join('\n');
     const result = await plan(text);
-    expect(result.households).toEqual([]);
+    expect(result.households.map((household) => household.key)).toEqual(['A']);
+    expect(result.invalidKeys.sort()).toEqual(['B', 'C', 'D', 'E', 'F']);
     const found = result.errors.map((error) => [error.line, error.column]);
     expect(found).toEqual([
       [3, 'email'],
@@ -196,7 +206,7 @@ describe('buildHouseholds', () => {
 
   it('uses --decision-maker for blank cells and marks groups without invitations', async () => {
     const text = [HEADER_LINE, row('A', 'Ada', 'ada@example.com', { decision_maker: '' })].join('\n');
-    const result = await plan(text, { namespace: 'x', invitations: false, decisionMaker: 'Flag LLC' });
+    const result = await plan(text, { batchId: 'x', invitations: false, decisionMaker: 'Flag LLC' });
     expect(result.households[0]?.body).toMatchObject({
       decision_maker_display_name: 'Flag LLC',
       is_invitation_disabled: true,
@@ -212,12 +222,25 @@ describe('buildHouseholds', () => {
 });
 
 describe('correlation ids', () => {
-  it('depend on the file name and household key only: stable across edits and directories', () => {
-    const id = correlationIdFor(batchNamespace('/a/b/households.csv', undefined), 'ELM-101');
+  const base = {
+    batchId: '',
+    householdKey: 'ELM-101',
+    emails: ['a@example.com', 'b@example.com'],
+    monthlyRent: 1850,
+  };
+
+  it('depend on the household (key, emails, rent) and --batch-id, never on the file name or path', () => {
+    const id = correlationIdFor(base);
     expect(id).toMatch(/^cli-[0-9a-f]{16}$/);
-    expect(correlationIdFor(batchNamespace('/elsewhere/households.csv', undefined), 'ELM-101')).toBe(id);
-    expect(correlationIdFor(batchNamespace('/a/b/households.csv', 'march'), 'ELM-101')).not.toBe(id);
-    expect(correlationIdFor('households.csv', 'ELM-102')).not.toBe(id);
-    expect(correlationIdFor('ab', 'c')).not.toBe(correlationIdFor('a', 'bc'));
+    // Order and case of the emails do not matter.
+    expect(correlationIdFor({ ...base, emails: ['B@example.com', 'a@example.com'] })).toBe(id);
+    expect(correlationIdFor({ ...base, emails: ['a@example.com', 'c@example.com'] })).not.toBe(id);
+    expect(correlationIdFor({ ...base, monthlyRent: 1851 })).not.toBe(id);
+    expect(correlationIdFor({ ...base, householdKey: 'ELM-102' })).not.toBe(id);
+    expect(correlationIdFor({ ...base, batchId: 'march' })).not.toBe(id);
+    // Parts never run into each other.
+    expect(correlationIdFor({ ...base, batchId: 'ab', householdKey: 'c' })).not.toBe(
+      correlationIdFor({ ...base, batchId: 'a', householdKey: 'bc' }),
+    );
   });
 });

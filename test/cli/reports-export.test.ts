@@ -1,10 +1,13 @@
-/** `reports export` end to end: JSON and PDF per report, each file written once, expired reports reported. */
+/**
+ * `reports export` in-process against the mock: JSON and PDF per report, each file written once,
+ * private file modes, an index of whose file is whose, expired reports reported.
+ */
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApplicantGroup, VerificationClient } from '../../src/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
-import { runCli, tempDir } from './helpers.js';
+import { parseCsv, runCli, tempDir } from './helpers.js';
 
 let mock: MockServer;
 let sdk: VerificationClient;
@@ -13,7 +16,8 @@ let groups: ApplicantGroup[];
 function body(i: number, applicants: number) {
   return {
     applicants: Array.from({ length: applicants }, (_, a) => ({
-      first_name: 'Pat',
+      // A name a spreadsheet would run as a formula, for the index.
+      first_name: i === 0 && a === 0 ? '@SUM(1+1)' : 'Pat',
       last_name: `Report ${i}-${a}`,
       email: `pat-${i}-${a}@example.com`,
     })),
@@ -32,7 +36,7 @@ function body(i: number, applicants: number) {
 
 function files(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile())
+    .filter((entry) => entry.isFile() && entry.name !== 'index.csv')
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();
 }
@@ -79,6 +83,29 @@ describe('reports export', () => {
         expect(json).not.toHaveProperty('pdf_url');
       }
     }
+    // Financial data: files 0600, directories 0700.
+    for (const path of expected) expect(statSync(path).mode & 0o777, path).toBe(0o600);
+    expect(statSync(out).mode & 0o777).toBe(0o700);
+    for (const group of groups.slice(0, 2)) expect(statSync(join(out, group.id)).mode & 0o777).toBe(0o700);
+    // index.csv names the group, household (correlation id, unit) and applicant of every file.
+    expect(statSync(join(out, 'index.csv')).mode & 0o777).toBe(0o600);
+    const index = parseCsv(readFileSync(join(out, 'index.csv'), 'utf8'));
+    expect(index.map((row) => join(out, row.file ?? '')).sort()).toEqual([...expected].sort());
+    const firstGroup = groups[0];
+    const firstApplicant = firstGroup?.applicants[0];
+    const individual = mock.reports
+      .forGroup(firstGroup?.id ?? '')
+      .find((report) => report.applicantId === firstApplicant?.id);
+    const row = index.find((entry) => entry.report_id === individual?.id && entry.kind === 'pdf');
+    expect(row).toMatchObject({
+      group_id: firstGroup?.id,
+      correlation_id: 'export-0',
+      report_scope: 'individual',
+      applicant_id: firstApplicant?.id,
+      applicant_name: "'@SUM(1+1) Report 0-0",
+      applicant_email: 'pat-0-0@example.com',
+    });
+    expect(index.filter((entry) => entry.report_scope === 'household')).toHaveLength(4);
     const mtimes = expected.map((path) => statSync(path).mtimeMs);
 
     const routes = () => mock.stats.routes();
@@ -137,5 +164,9 @@ describe('reports export', () => {
       '00000000-0000-4000-8000-000000000000: could not list reports: NotFoundError',
     );
     expect(files(out)).toHaveLength(mock.reports.forGroup(known.id).length * 2);
+    // Groups named by id are looked up, so the index still names the household.
+    const index = parseCsv(readFileSync(join(out, 'index.csv'), 'utf8'));
+    expect(index).toHaveLength(files(out).length);
+    for (const row of index) expect(row).toMatchObject({ group_id: known.id, correlation_id: 'export-0' });
   });
 });

@@ -2,13 +2,13 @@
  * Help, usage errors and exit codes, run in-process through `runCli` (no child process needed:
  * nothing here reaches the network).
  */
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InterruptedError } from '../../src/cli/errors.js';
-import type { CliIO } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
+import type { CliIO } from '../../src/cli/shared/io.js';
 import { VERSION } from '../../src/version.js';
 import { expose } from '../support/exposure.js';
 import { REPO, tempDir } from './helpers.js';
@@ -76,7 +76,11 @@ describe('help and usage', () => {
   it.each([
     [['nope'], 'unknown command'],
     [['groups', 'list', '--format', 'xml'], '--format must be one of table, json, csv'],
-    [['groups', 'list', '--nope'], "Unknown option '--nope'"],
+    [['groups', 'list', '--nope'], 'unknown option --nope'],
+    [['groups', 'create', '--cvs', 'a.csv'], 'unknown option --cvs; did you mean --csv?'],
+    [['groups', 'list', '--formt', 'csv'], 'did you mean --format?'],
+    [['groups', 'create', '--csv', 'a.csv', '--skip-invalids'], 'did you mean --skip-invalid?'],
+    [['groups', 'create', '--csv', 'a.csv', '--grace', 'soon'], '--grace must be a number'],
     [['groups', 'list', 'extra'], 'unexpected "extra"'],
     [['groups', 'create'], '--csv FILE is required'],
     [['groups', 'create', '--csv', 'examples/households.csv', '--concurrency', '0'], '--concurrency must be'],
@@ -117,6 +121,43 @@ describe('help and usage', () => {
     });
     expect(insecure.code).toBe(2);
     expect(insecure.stderr).toContain('plain http');
+    // The hint names the flag that exists, and the flag lets the run proceed to the network.
+    expect(insecure.stderr).toContain('pass --allow-insecure-http');
+    expect(insecure.stderr).not.toContain('allowInsecureHttp');
+    const allowed = await run(
+      [
+        'groups',
+        'list',
+        '--base-url',
+        'http://api.example.invalid',
+        '--allow-insecure-http',
+        '--max-retries',
+        '0',
+      ],
+      { VERIFICATION_CLIENT_ID: 'id', VERIFICATION_SECRET_KEY: 'sk_test_super_secret_value' },
+    );
+    expect(allowed.code).toBe(1);
+    expect(allowed.stderr).not.toContain('plain http');
+    expect(allowed.stderr).toContain('APIConnectionError');
+  });
+
+  it('prints one line per retry at the default level, so an unreachable host is not silence', async () => {
+    const result = await run(['groups', 'list', '--max-retries', '1'], {
+      VERIFICATION_BASE_URL: 'http://127.0.0.1:9',
+      VERIFICATION_CLIENT_ID: 'id',
+      VERIFICATION_SECRET_KEY: 'sk_test_super_secret_value',
+    });
+    expect(result.code).toBe(1);
+    const retries = result.stderr.split('\n').filter((line) => line.startsWith('retrying in '));
+    // At least the token request's retry; each retry of any request is one line of this form.
+    expect(retries[0]).toMatch(
+      /^retrying in \d+(\.\d)? s \(1 of 1, POST \/api\/v1\/tenants\/auth\): .*ECONNREFUSED/,
+    );
+    for (const line of retries) {
+      expect(line).toMatch(
+        /^retrying in \d+(\.\d)? s \(1 of 1, (POST|GET) \/api\/v1\/[^)]*\): .*ECONNREFUSED/,
+      );
+    }
   });
 
   it('the example CSV is valid: a dry run plans its households without credentials', async () => {
@@ -129,18 +170,18 @@ describe('help and usage', () => {
   it('a run stopped by a signal exits 128 + the signal number; nothing started is logged as not attempted', async () => {
     const stop = new AbortController();
     stop.abort(new InterruptedError('SIGTERM'));
-    const log = join(tempDir(), 'stopped.csv');
+    const dir = tempDir();
+    const csv = join(tempDir(), 'households.csv');
+    copyFileSync(join(REPO, 'examples/households.csv'), csv);
+    const log = join(dir, 'stopped.csv');
     const env = {
       VERIFICATION_BASE_URL: 'http://127.0.0.1:9',
       VERIFICATION_CLIENT_ID: 'id',
       VERIFICATION_SECRET_KEY: 'k',
     };
-    const result = await run(
-      ['groups', 'create', '--csv', 'examples/households.csv', '--log', log],
-      env,
-      stop.signal,
-    );
+    const result = await run(['groups', 'create', '--csv', csv, '--log', log], env, stop.signal);
     expect(result.code).toBe(143);
-    expect(readFileSync(log, 'utf8').match(/not_attempted/g)).toHaveLength(5);
+    const [written] = readdirSync(dir);
+    expect(readFileSync(join(dir, written ?? ''), 'utf8').match(/not_attempted/g)).toHaveLength(5);
   });
 });

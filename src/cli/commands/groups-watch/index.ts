@@ -1,10 +1,11 @@
 /** `groups watch ID`: polls a group until it completes or expires, printing each status change. */
-import type { ApplicantGroup } from '../../schemas/applicant-groups.js';
-import { COMMON_HELP, expectPositionals, numberOption, parseCommand } from '../args.js';
-import { connect } from '../connection.js';
-import { EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
-import { type CliIO, write } from '../io.js';
-import { progressMode, Reporter } from '../progress.js';
+import { type ApplicantGroup, isSettledGroup } from 'applicant-verification';
+import { EXIT_FAILED, EXIT_OK } from '../../errors.js';
+import { COMMON_HELP, expectPositionals, numberOption, parseCommand } from '../../shared/args.js';
+import { connect } from '../../shared/connection.js';
+import { type CliIO, write } from '../../shared/io.js';
+import { progressMode, Reporter } from '../../shared/progress.js';
+import { safeCell } from '../../shared/terminal.js';
 
 /** Help of `groups watch`. */
 export const GROUPS_WATCH_HELP = `Usage: applicant-verification groups watch ID [--interval SECONDS]
@@ -35,10 +36,11 @@ function applicantDone(applicant: ApplicantGroup['applicants'][number]): boolean
 
 /** One status line: time, id, status (or `expired`), applicants completed. */
 export function statusLine(group: ApplicantGroup, at: Date): string {
+  // Settled but not completed: expired before every applicant finished.
   const status =
-    group.is_expired && group.status !== 'completed' ? `expired (${group.status})` : group.status;
+    isSettledGroup(group) && group.status !== 'completed' ? `expired (${group.status})` : group.status;
   const done = group.applicants.filter(applicantDone).length;
-  return `${at.toISOString()}  ${group.id}  ${status}  ${done}/${group.applicants.length} applicants completed\n`;
+  return `${at.toISOString()}  ${safeCell(group.id)}  ${safeCell(status)}  ${done}/${group.applicants.length} applicants completed\n`;
 }
 
 /** Runs `groups watch`. */

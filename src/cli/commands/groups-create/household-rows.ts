@@ -3,8 +3,8 @@
  * checks it and turns it into what the API wants (rent as a number, phone in E.164, a list of
  * verification types). Issues name the column, and the caller adds the line.
  */
+import { phoneNumberSchema, REQUEST_VERIFICATION_TYPES as VERIFICATION_TYPES } from 'applicant-verification';
 import { z } from 'zod';
-import { REQUEST_VERIFICATION_TYPES as VERIFICATION_TYPES } from '../schemas/common.js';
 import type { ColumnName } from './household-columns.js';
 
 /** One problem in the CSV: where (line, column) and what. */
@@ -40,14 +40,12 @@ const email = z
   .min(1, { error: 'is required' })
   .pipe(z.email({ error: 'is not a valid email address' }));
 
-const E164 = /^\+[1-9]\d{6,14}$/;
-
 // Spreadsheets format numbers for people: "+1 (415) 555-0123" is accepted as +14155550123. A
 // number without "+" is refused rather than guessed: the country code is not ours to invent.
 const phone = z.string().transform((value, ctx) => {
   const compact = value.replace(/[\s().-]/g, '');
   if (compact === '') return undefined;
-  if (!E164.test(compact)) {
+  if (!phoneNumberSchema.safeParse(compact).success) {
     ctx.addIssue({
       code: 'custom',
       message:

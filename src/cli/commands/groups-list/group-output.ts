@@ -2,10 +2,11 @@
  * Output of `groups list`, streamed one group at a time so a large account never sits in
  * memory: an aligned table for people, a JSON array or CSV for programs. Data goes to stdout.
  */
-import { stringify } from 'csv-stringify/sync';
-import { toDate } from '../helpers/dates.js';
-import type { ApplicantGroup } from '../schemas/applicant-groups.js';
-import { type OutputStream, write } from './io.js';
+import { type ApplicantGroup, isSettledGroup, toDate } from 'applicant-verification';
+import { toCsv } from '../../shared/csv-output.js';
+import { type OutputStream, write } from '../../shared/io.js';
+import { toJson } from '../../shared/json-output.js';
+import { safeCell } from '../../shared/terminal.js';
 
 /** Formats of `groups list --format`. */
 export const GROUP_FORMATS = ['table', 'json', 'csv'] as const;
@@ -80,24 +81,22 @@ function csvWriter(out: OutputStream): GroupWriter {
   const columns = [...GROUP_CSV_COLUMNS];
   return {
     async write(group) {
-      await write(
-        out,
-        stringify([groupCsvRecord(group)], { header: first, columns, cast: { boolean: String } }),
-      );
+      await write(out, toCsv([groupCsvRecord(group)], columns, first));
       first = false;
     },
     async end() {
-      if (first) await write(out, stringify([], { header: true, columns }));
+      if (first) await write(out, toCsv([], columns, true));
     },
   };
 }
 
 // One group per line inside a JSON array: valid JSON for `JSON.parse` and `jq`, yet streamed.
+// `toJson`, not `JSON.stringify`: a field nested thousands deep must not crash the listing.
 function jsonWriter(out: OutputStream): GroupWriter {
   let first = true;
   return {
     async write(group) {
-      await write(out, `${first ? '[\n' : ',\n'}${JSON.stringify(group)}`);
+      await write(out, `${first ? '[\n' : ',\n'}${toJson(group)}`);
       first = false;
     },
     async end() {
@@ -106,7 +105,9 @@ function jsonWriter(out: OutputStream): GroupWriter {
   };
 }
 
-function fitCell(text: string, width: number): string {
+// Server text, so control sequences are made visible before it reaches a terminal.
+function fitCell(raw: string, width: number): string {
+  const text = safeCell(raw);
   return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
 }
 
@@ -129,7 +130,7 @@ const TABLE = [
 function tableLine(cells: readonly string[]): string {
   return `${TABLE.map(([, width], index) => {
     const cell = cells[index] ?? '';
-    return width === 0 ? cell : fitCell(cell, width);
+    return width === 0 ? safeCell(cell) : fitCell(cell, width);
   })
     .join('  ')
     .trimEnd()}\n`;
@@ -141,7 +142,9 @@ function tableWriter(out: OutputStream): GroupWriter {
     async write(group) {
       if (first) await write(out, tableLine(TABLE.map(([title]) => title)));
       first = false;
-      const status = group.is_expired && group.status !== 'completed' ? `${group.status}*` : group.status;
+      // Settled without completing: expired.
+      const status =
+        isSettledGroup(group) && group.status !== 'completed' ? `${group.status}*` : group.status;
       await write(
         out,
         tableLine([

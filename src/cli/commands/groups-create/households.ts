@@ -8,7 +8,7 @@ import {
   type ApplicantCreateParams,
   type ApplicantGroupCreateParams,
   applicantGroupCreateParamsSchema,
-} from '../schemas/applicant-groups.js';
+} from 'applicant-verification';
 import { correlationIdFor } from './correlation.js';
 import type { CsvTable } from './csv-input.js';
 import {
@@ -27,7 +27,7 @@ export interface Household {
   line: number;
   /** Lines of all its rows (one per applicant). */
   lines: number[];
-  /** The deterministic correlation id (see `correlationIdFor`). */
+  /** The deterministic correlation id (see {@link correlationIdFor}). */
   correlationId: string;
   /** The create body, valid against the SDK's request schema. */
   body: ApplicantGroupCreateParams;
@@ -68,19 +68,22 @@ export function mapHeader(header: readonly string[]): HeaderMap {
 
 /** Options of {@link buildHouseholds}. */
 export interface HouseholdOptions {
-  /** Namespace of the correlation ids (the file's base name or `--batch-id`). */
-  namespace: string;
+  /** `--batch-id`, part of every correlation id; `''` when none was given. */
+  batchId: string;
   /** Decision maker for households whose `decision_maker` cell is blank. */
   decisionMaker?: string | undefined;
   /** `false` sends `is_invitation_disabled: true` (nobody is emailed or texted). */
   invitations: boolean;
 }
 
-/** The households of a file, or every problem found in it. */
+/** The households of a file, and every problem found in it. */
 export interface HouseholdPlan {
+  /** The valid households: none of their rows has a problem. */
   households: Household[];
-  /** Every problem, sorted by line. Nothing may be sent while this is not empty. */
+  /** Every problem, sorted by line. */
   errors: RowError[];
+  /** Keys of the households left out because one of their rows has a problem. */
+  invalidKeys: string[];
 }
 
 type HouseholdField =
@@ -236,9 +239,14 @@ function buildHousehold(
   }
   if (errors.length > before) return undefined;
 
-  const correlationId = correlationIdFor(options.namespace, key);
   const unit = textField(merged, 'unit');
   const rent = merged.get('monthly_rent')?.value;
+  const correlationId = correlationIdFor({
+    batchId: options.batchId,
+    householdKey: key,
+    emails: rows.map(({ row }) => row.email),
+    monthlyRent: typeof rent === 'number' ? rent : 0,
+  });
   const body: ApplicantGroupCreateParams = {
     applicants: rows.map(({ row }) => applicantOf(row)),
     property: {
@@ -275,7 +283,8 @@ function buildHousehold(
 
 /**
  * Checks every row and builds one body per household. `errors` lists every problem with its line
- * and column; the command sends nothing unless it is empty.
+ * and column; a household with any bad row is left out of `households` whole (never created with
+ * some of its applicants missing) and named in `invalidKeys`.
  */
 export function buildHouseholds(
   table: CsvTable,
@@ -285,8 +294,12 @@ export function buildHouseholds(
   const errors: RowError[] = [];
   const byKey = new Map<string, ParsedRow[]>();
   const failedKeys = new Set<string>();
+  const keyIndex = header.columns.indexOf('household_key');
   for (const record of table.records) {
     if (record.values.length !== header.columns.length) {
+      // The key cell is a best guess on a misaligned row: enough to hold its household back.
+      const guess = record.values[keyIndex]?.trim() ?? '';
+      if (guess !== '') failedKeys.add(guess);
       errors.push({
         line: record.line,
         message: `has ${record.values.length} fields, the header has ${header.columns.length} (a missing comma or an unquoted comma?)`,
@@ -311,8 +324,9 @@ export function buildHouseholds(
     if (failedKeys.has(key)) continue;
     const household = buildHousehold(key, rows, options, errors);
     if (household) households.push(household);
+    else failedKeys.add(key);
   }
   if (table.records.length === 0) errors.push({ line: 2, message: 'the file has a header but no rows' });
   errors.sort((a, b) => a.line - b.line);
-  return { households: errors.length > 0 ? [] : households, errors };
+  return { households, errors, invalidKeys: [...failedKeys] };
 }

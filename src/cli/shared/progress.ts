@@ -4,6 +4,7 @@
  * cron mail), nothing with `--quiet`. Messages printed during a run go above the bar.
  */
 import type { OutputStream } from './io.js';
+import { safeLines } from './terminal.js';
 
 /** How progress is shown. */
 export type ProgressMode = 'bar' | 'lines' | 'off';
@@ -94,9 +95,10 @@ export class Reporter {
     if (this.mode !== 'off') this.#print(line);
   }
 
+  // Lines may quote the server (error messages, names): control sequences are made visible.
   #print(line: string): void {
     if (this.#barText) this.#stream.write(CLEAR_LINE);
-    this.#stream.write(`${line}\n`);
+    this.#stream.write(`${safeLines(line)}\n`);
     if (this.#barText) this.#stream.write(this.#barText);
   }
 

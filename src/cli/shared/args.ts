@@ -3,7 +3,8 @@
  * command shares: numbers in range, and times given as ISO dates or Unix seconds.
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
+import { closest } from './suggest.js';
 
 /** The `options` of a `parseArgs` configuration (the type is not exported by name on Node 20). */
 export type OptionsConfig = NonNullable<ParseArgsConfig['options']>;
@@ -13,6 +14,7 @@ export const COMMON_OPTIONS = {
   'base-url': { type: 'string' },
   'client-id': { type: 'string' },
   'secret-key': { type: 'string' },
+  'allow-insecure-http': { type: 'boolean' },
   timeout: { type: 'string' },
   'max-retries': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
@@ -26,12 +28,14 @@ export const COMMON_HELP = `Connection (flags override the environment):
   --client-id ID        client id                 (env VERIFICATION_CLIENT_ID)
   --secret-key KEY      secret key                (env VERIFICATION_SECRET_KEY; prefer the
                         variable: command lines are visible to other users of the machine)
+  --allow-insecure-http allow a plain http:// base URL that is not loopback (test hosts
+                        only: credentials and applicants' data would travel unencrypted)
   --timeout SECONDS     per attempt (default 60)
   --max-retries N       retries of a failed request (default 4)
 
 Output:
-  -q, --quiet           no progress display or summary; errors still go to stderr
-  -v, --verbose         also log retries and token refreshes to stderr
+  -q, --quiet           no progress display, retry lines or summary; errors still go to stderr
+  -v, --verbose         also log token refreshes to stderr (retries are always shown)
   -h, --help            this help`;
 
 /** The `parseArgs` configuration of a command with options `O`. */
@@ -62,8 +66,33 @@ export function parseCommand<const O extends OptionsConfig>(
   try {
     return parseArgs(config);
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(unknownOptionHint(error, Object.keys(config.options)));
   }
+}
+
+// Node says "Unknown option '--cvs'. To specify a positional argument starting with a '-', ...":
+// a person who mistyped a flag wants the flag they meant instead.
+function unknownOptionHint(error: unknown, known: readonly string[]): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = error instanceof Error && 'code' in error ? error.code : undefined;
+  const given = /Unknown option '(-{1,2}[^']+)'/.exec(message)?.[1];
+  if (code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || given === undefined) return message;
+  const name = given.replace(/^-+/, '').split('=')[0] ?? '';
+  const suggestion = closest(name, known);
+  return suggestion === undefined
+    ? `unknown option ${given}`
+    : `unknown option ${given}; did you mean --${suggestion}?`;
+}
+
+/** The statuses of `--status a --status b,c`. */
+export function statusesOf(values: readonly string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  const statuses = values
+    .flatMap((value) => value.split(','))
+    .map((status) => status.trim())
+    .filter((status) => status !== '');
+  if (statuses.length === 0) throw new UsageError('--status needs a value, e.g. --status completed');
+  return statuses;
 }
 
 /** Checks that exactly the expected positionals were given. */

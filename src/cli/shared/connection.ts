@@ -2,11 +2,15 @@
  * The client a command talks through: base URL and credentials from flags or the same
  * `VERIFICATION_*` variables the SDK reads, SDK log lines routed above the progress display.
  */
-import { VerificationClient } from '../client.js';
-import { isLogLevel, type Logger, type LogLevel } from '../core/log.js';
-import { ConfigurationError } from '../core/options.js';
+import {
+  ConfigurationError,
+  isLogLevel,
+  type Logger,
+  type LogLevel,
+  VerificationClient,
+} from 'applicant-verification';
+import { UsageError } from '../errors.js';
 import { numberOption } from './args.js';
-import { UsageError } from './errors.js';
 import type { CliIO } from './io.js';
 import type { Reporter } from './progress.js';
 
@@ -17,6 +21,7 @@ export interface ConnectionValues {
   'secret-key'?: string | undefined;
   timeout?: string | undefined;
   'max-retries'?: string | undefined;
+  'allow-insecure-http'?: boolean | undefined;
   verbose?: boolean | undefined;
 }
 
@@ -26,9 +31,37 @@ export const DEFAULT_CLI_MAX_RETRIES = 4;
 function logLevel(values: ConnectionValues, io: CliIO): LogLevel {
   if (values.verbose) return 'info';
   const fromEnv = io.env.VERIFICATION_LOG;
-  // Retry warnings would interleave with the progress display on every transient fault; the
-  // command reports what finally failed itself. `VERIFICATION_LOG` or --verbose brings them back.
-  return isLogLevel(fromEnv) ? fromEnv : 'error';
+  // Warnings are the retries: one line each, so a person facing an unreachable host sees the
+  // attempts instead of a minute of silence.
+  return isLogLevel(fromEnv) ? fromEnv : 'warn';
+}
+
+const PREFIX = /^\[applicant-verification\] /;
+const RETRY = /^Retrying (\S+) (\S+) in (\d+) ms \(retry (\d+) of (\d+)\): (.*)$/s;
+
+function seconds(ms: number): string {
+  const value = ms / 1000;
+  return `${value >= 10 ? Math.round(value) : Number(value.toFixed(1))} s`;
+}
+
+/**
+ * A log line of the SDK as the command line shows it: without the library prefix, and a retry as
+ * `retrying in 2 s (1 of 4, POST /api/v1/applicant_groups): connect ECONNREFUSED 127.0.0.1:9`.
+ * Lines of any other form pass unchanged.
+ */
+export function cliLogLine(message: string): string {
+  const line = message.replace(PREFIX, '');
+  const retry = RETRY.exec(line);
+  if (!retry) return line;
+  const [, method, path, delay, attempt, of, reason] = retry;
+  return `retrying in ${seconds(Number(delay))} (${attempt} of ${of}, ${method} ${path}): ${reason}`;
+}
+
+// The SDK's configuration errors name its options; a person at a shell needs the flags.
+function cliConfigurationMessage(message: string): string {
+  return message
+    .replace(/allowInsecureHttp:\s*true/g, '--allow-insecure-http')
+    .replace(/\ballowInsecureHttp\b/g, '--allow-insecure-http');
 }
 
 /**
@@ -46,12 +79,16 @@ export function connect(values: ConnectionValues, io: CliIO, reporter: Reporter)
     max: 20,
     integer: true,
   });
-  // The SDK masks and prefixes every line before it gets here.
+  // The SDK masks and prefixes every line before it gets here. Retry lines are progress: hidden
+  // by --quiet, unless a log level was asked for (--verbose, VERIFICATION_LOG).
+  const asked = values.verbose === true || isLogLevel(io.env.VERIFICATION_LOG);
+  const progressLine = (message: string) =>
+    asked ? reporter.error(cliLogLine(message)) : reporter.note(cliLogLine(message));
   const logger: Logger = {
-    debug: (message) => reporter.error(message),
-    info: (message) => reporter.error(message),
-    warn: (message) => reporter.error(message),
-    error: (message) => reporter.error(message),
+    debug: progressLine,
+    info: progressLine,
+    warn: progressLine,
+    error: (message) => reporter.error(cliLogLine(message)),
   };
   const baseURL = values['base-url'] || io.env.VERIFICATION_BASE_URL;
   const clientId = values['client-id'] || io.env.VERIFICATION_CLIENT_ID;
@@ -69,11 +106,12 @@ export function connect(values: ConnectionValues, io: CliIO, reporter: Reporter)
       secretKey,
       timeout: Math.round(timeoutSeconds * 1000),
       maxRetries,
+      allowInsecureHttp: values['allow-insecure-http'] ?? false,
       logLevel: logLevel(values, io),
       logger,
     });
   } catch (error) {
-    if (error instanceof ConfigurationError) throw new UsageError(error.message);
+    if (error instanceof ConfigurationError) throw new UsageError(cliConfigurationMessage(error.message));
     throw error;
   }
 }

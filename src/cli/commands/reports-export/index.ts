@@ -1,34 +1,53 @@
 /**
- * `reports export`: every report of the chosen groups, as JSON and PDF, into `DIR/<group id>/`.
- * Files already there are skipped without a request, and each file is written atomically, so a
- * rerun (after a failure or at the next month end) fetches only what is missing.
+ * `reports export`: every report of the chosen groups, as JSON and PDF, into `DIR/<group id>/`,
+ * with `DIR/index.csv` saying which file belongs to which group and applicant. Financial data:
+ * files are 0600 and directories 0700 from the moment they exist. Files already there are
+ * skipped without a request, and each file is written atomically, so a rerun (after a failure or
+ * at the next month end) fetches only what is missing.
  */
-import { access, mkdir } from 'node:fs/promises';
+import { chmod, mkdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { VerificationClient } from '../../client.js';
-import { mapSettled } from '../../core/batch.js';
-import { ReportExpiredError } from '../../core/errors.js';
-import type { RequestOptions } from '../../core/http.js';
-import type { ApplicantGroupListParams } from '../../schemas/applicant-groups.js';
-import type { ReportDetail, ReportSummary } from '../../schemas/reports.js';
-import { COMMON_HELP, expectPositionals, numberOption, parseCommand, timeOption } from '../args.js';
-import { connect } from '../connection.js';
-import { describeError, UsageError } from '../errors.js';
-import { EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
-import { BatchStop } from '../fatal.js';
-import { displayPath, writeFileAtomic } from '../files.js';
-import { type CliIO, write } from '../io.js';
-import { progressMode, Reporter } from '../progress.js';
-import { inFlight } from '../shutdown.js';
-import { statusesOf } from './groups-list.js';
+import {
+  type ApplicantGroup,
+  type ApplicantGroupListParams,
+  mapSettled,
+  type ReportDetail,
+  ReportExpiredError,
+  type ReportSummary,
+  type RequestOptions,
+  type VerificationClient,
+} from 'applicant-verification';
+import { BatchStop, describeError, EXIT_FAILED, EXIT_OK, UsageError } from '../../errors.js';
+import {
+  COMMON_HELP,
+  expectPositionals,
+  numberOption,
+  parseCommand,
+  statusesOf,
+  timeOption,
+} from '../../shared/args.js';
+import { connect } from '../../shared/connection.js';
+import { displayPath, exists, writeFileAtomic } from '../../shared/files.js';
+import { type CliIO, write } from '../../shared/io.js';
+import { toJson } from '../../shared/json-output.js';
+import { progressMode, Reporter } from '../../shared/progress.js';
+import { inFlight } from '../../shared/shutdown.js';
+import { type IndexRow, indexRowsOf, updateIndex } from './export-index.js';
+
+/** Mode of exported files: the owner only. */
+const FILE_MODE = 0o600;
+/** Mode of the export directories: the owner only. */
+const DIR_MODE = 0o700;
 
 /** Help of `reports export`. */
 export const REPORTS_EXPORT_HELP = `Usage: applicant-verification reports export (--group ID ... | --status STATUS) [options]
 
 Saves every report (household and individual) of the chosen groups into DIR/<group id>/:
 <report id>.json (the report detail without its short-lived PDF link) and <report id>.pdf.
-Files already there are skipped, so running it again only fetches what is missing. PDF links
-last 2 hours; a stale link is refreshed automatically.
+DIR/index.csv maps each file to its group, correlation id (the household_key's id in the
+results log of groups create), unit, property and applicant. Files are written with mode 0600
+in directories of mode 0700. Files already there are skipped, so running it again only fetches
+what is missing. PDF links last 2 hours; a stale link is refreshed automatically.
 
 Which groups:
   --group ID             a group id; repeat for several
@@ -44,7 +63,7 @@ stdout lists each file written. Expired reports cannot be fetched any more: they
 on stderr and do not fail the run.
 
 Exit codes: 0 everything exported (or already there); 1 some groups or reports failed (run
-again); 2 usage; 130/143 stopped by SIGINT/SIGTERM.
+again); 2 usage; 5 authentication failed; 130/143 stopped by SIGINT/SIGTERM.
 
 ${COMMON_HELP}`;
 
@@ -63,6 +82,7 @@ const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 /** One report to export and which of its files are missing. */
 interface ReportJob {
   groupId: string;
+  group: ApplicantGroup | undefined;
   report: ReportSummary;
   jsonPath: string;
   pdfPath: string;
@@ -71,15 +91,6 @@ interface ReportJob {
 }
 
 type JobOutcome = 'exported' | 'expired';
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The report as archived: the detail without `pdf_url`, a link that is useless (and a bearer capability) after 2 hours. */
 export function archivedForm(detail: ReportDetail): Record<string, unknown> {
@@ -92,18 +103,41 @@ function isPdf(bytes: Uint8Array): boolean {
   return Buffer.from(bytes.subarray(0, PDF_MAGIC.length)).toString('latin1') === PDF_MAGIC;
 }
 
-async function groupIds(
+/** A chosen group: its id, and the group itself when it could be found (for the index). */
+interface ChosenGroup {
+  id: string;
+  group: ApplicantGroup | undefined;
+}
+
+async function chosenGroups(
   client: VerificationClient,
   values: { group?: string[] | undefined; status?: string[] | undefined; after?: number; before?: number },
   request: RequestOptions,
-): Promise<string[]> {
-  if (values.group) return [...new Set(values.group.map((id) => id.trim()).filter((id) => id !== ''))];
+): Promise<ChosenGroup[]> {
+  if (values.group) {
+    const ids = [...new Set(values.group.map((id) => id.trim()).filter((id) => id !== ''))];
+    return ids.map((id) => ({ id, group: undefined }));
+  }
   const params: ApplicantGroupListParams = { statuses: statusesOf(values.status) ?? [] };
   if (values.after !== undefined) params.created_after = values.after;
   if (values.before !== undefined) params.created_before = values.before;
-  const ids: string[] = [];
-  for await (const group of client.applicantGroups.list(params, request)) ids.push(group.id);
-  return ids;
+  const groups: ChosenGroup[] = [];
+  for await (const group of client.applicantGroups.list(params, request))
+    groups.push({ id: group.id, group });
+  return groups;
+}
+
+// Created 0700; an existing directory that others can read is reported, not changed behind the
+// operator's back (it may be their home directory).
+async function privateDir(path: string, reporter: Reporter, own: boolean): Promise<void> {
+  await mkdir(path, { recursive: true, mode: DIR_MODE });
+  const mode = (await stat(path)).mode & 0o777;
+  if ((mode & 0o077) === 0) return;
+  if (own) await chmod(path, DIR_MODE);
+  else
+    reporter.error(
+      `warning: ${path} can be read by other users (mode ${mode.toString(8)}): reports are financial data`,
+    );
 }
 
 /** Runs `reports export`. */
@@ -134,7 +168,7 @@ export async function reportsExport(args: readonly string[], io: CliIO): Promise
   const stop = new BatchStop(io.signal);
   let failed = 0;
   try {
-    const ids = await groupIds(
+    const chosen = await chosenGroups(
       client,
       {
         group: values.group,
@@ -145,12 +179,32 @@ export async function reportsExport(args: readonly string[], io: CliIO): Promise
       request,
     );
 
+    const ids = chosen.map((item) => item.id);
+    // Groups named by id are looked up for the index (the API has no retrieve-by-id): one walk
+    // of the list, stopped as soon as every one is found.
+    const details = new Map(chosen.flatMap((item) => (item.group ? [[item.id, item.group] as const] : [])));
+    if (details.size < chosen.length) {
+      try {
+        await stop.guard(async () => {
+          for await (const group of client.applicantGroups.list({}, request)) {
+            if (chosen.some((item) => item.id === group.id)) details.set(group.id, group);
+            if (details.size === chosen.length) break;
+          }
+        });
+      } catch (error) {
+        if (stop.signal.aborted) throw error;
+        reporter.error(`warning: could not look the groups up for index.csv: ${describeError(error)}`);
+      }
+    }
+    const groupOf = (index: number) => details.get(ids[index] ?? '');
     // Reports of each group: one request per group, a failed group does not stop the others.
     const listed = await mapSettled(
       ids,
       (id) => stop.guard(() => client.applicantGroups.listReports(id, request)),
       { concurrency, signal: stop.signal },
     );
+    await privateDir(outDir, reporter, !(await exists(outDir)));
+    const indexRows: IndexRow[] = [];
     const jobs: ReportJob[] = [];
     let present = 0;
     for (const [index, outcome] of listed.entries()) {
@@ -161,7 +215,11 @@ export async function reportsExport(args: readonly string[], io: CliIO): Promise
         failed++;
         continue;
       }
-      for (const report of [...outcome.value.household_reports, ...outcome.value.individual_reports]) {
+      const scoped = [
+        ...outcome.value.household_reports.map((report) => ({ report, scope: 'household' as const })),
+        ...outcome.value.individual_reports.map((report) => ({ report, scope: 'individual' as const })),
+      ];
+      for (const { report, scope } of scoped) {
         if (!SAFE_NAME.test(groupId) || !SAFE_NAME.test(report.id)) {
           reporter.error(`group ${groupId}: report id "${report.id}" cannot be a file name; skipped`);
           failed++;
@@ -173,7 +231,11 @@ export async function reportsExport(args: readonly string[], io: CliIO): Promise
         const needJson = !(await exists(jsonPath));
         const needPdf = !(await exists(pdfPath));
         present += Number(!needJson) + Number(!needPdf);
-        if (needJson || needPdf) jobs.push({ groupId, report, jsonPath, pdfPath, needJson, needPdf });
+        const group = groupOf(index);
+        if (!report.is_expired) {
+          indexRows.push(...indexRowsOf({ outDir, jsonPath, pdfPath, groupId, group, report, scope }));
+        }
+        if (needJson || needPdf) jobs.push({ groupId, group, report, jsonPath, pdfPath, needJson, needPdf });
       }
     }
     reporter.note(
@@ -184,12 +246,12 @@ export async function reportsExport(args: readonly string[], io: CliIO): Promise
     const shownPath = (path: string) => displayPath(io.cwd, path);
     const exportOne = async (job: ReportJob): Promise<JobOutcome> => {
       if (job.report.is_expired) return 'expired';
-      await mkdir(join(outDir, job.groupId), { recursive: true });
+      await privateDir(join(outDir, job.groupId), reporter, true);
       let detail: ReportDetail | undefined;
       try {
         if (job.needJson) {
           detail = await client.reports.retrieve(job.report.id, request);
-          await writeFileAtomic(job.jsonPath, `${JSON.stringify(archivedForm(detail), null, 2)}\n`);
+          await writeFileAtomic(job.jsonPath, `${toJson(archivedForm(detail), 2)}\n`, FILE_MODE);
           written++;
           await write(io.stdout, `${shownPath(job.jsonPath)}\n`);
         }
@@ -198,7 +260,7 @@ export async function reportsExport(args: readonly string[], io: CliIO): Promise
           // refreshes it once if storage refuses it as stale.
           const bytes = await client.reports.downloadPdf(detail ?? job.report.id, request);
           if (!isPdf(bytes)) throw new Error(`the PDF of report ${job.report.id} is not a PDF file`);
-          await writeFileAtomic(job.pdfPath, bytes);
+          await writeFileAtomic(job.pdfPath, bytes, FILE_MODE);
           written++;
           await write(io.stdout, `${shownPath(job.pdfPath)}\n`);
         }
@@ -232,7 +294,11 @@ export async function reportsExport(args: readonly string[], io: CliIO): Promise
         }
       }
     }
-    if (stop.fatalError !== undefined) reporter.error(`Stopped: ${describeError(stop.fatalError)}`);
+    // The index lists the files on disk, this run's and earlier runs'.
+    const onDisk: IndexRow[] = [];
+    for (const row of indexRows) if (await exists(join(outDir, row.file))) onDisk.push(row);
+    if (onDisk.length > 0) await updateIndex(outDir, onDisk, FILE_MODE);
+    if (stop.fatalError !== undefined) throw stop.fatalError;
     reporter.note(
       `${written} file(s) written, ${present} already there, ${expired} expired report(s), ${failed} failure(s).`,
     );

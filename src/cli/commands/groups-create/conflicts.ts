@@ -1,0 +1,61 @@
+/**
+ * Whether a group found by a household's correlation id is that household. A group holding
+ * other applicants or another rent than the row is a conflict: the household was edited since
+ * the group was created, or someone reused the id. Counting it as "already existed" would leave
+ * a new applicant uninvited without a word; creating another group would invite the others twice.
+ */
+import {
+  type ApplicantGroup,
+  type ApplicantGroupCreateParams,
+  centsToDollars,
+  dollarsToCents,
+} from 'applicant-verification';
+
+/** Both sides of a conflict, for the results log and the message. */
+export interface Conflict {
+  groupId: string;
+  /** The group's applicants' emails and rent, as the server holds them. */
+  serverEmails: string[];
+  serverRentCents: number;
+  /** The row's. */
+  rowEmails: string[];
+  rowRentCents: number;
+}
+
+function emailsOf(applicants: readonly { email: string }[]): string[] {
+  return [...new Set(applicants.map((applicant) => applicant.email.trim().toLowerCase()))].sort();
+}
+
+/** The conflict between `group` and the household's `body`, or `undefined` when they agree. */
+export function findConflict(group: ApplicantGroup, body: ApplicantGroupCreateParams): Conflict | undefined {
+  const serverEmails = emailsOf(group.applicants);
+  const rowEmails = emailsOf(body.applicants);
+  const rowRentCents = dollarsToCents(body.monthly_rent);
+  const sameEmails =
+    serverEmails.length === rowEmails.length &&
+    serverEmails.every((email, index) => email === rowEmails[index]);
+  if (sameEmails && group.monthly_rent_cents === rowRentCents) return undefined;
+  return {
+    groupId: group.id,
+    serverEmails,
+    serverRentCents: group.monthly_rent_cents,
+    rowEmails,
+    rowRentCents,
+  };
+}
+
+function dollars(cents: number): string {
+  return `$${centsToDollars(cents).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+/**
+ * `conflict: group G has applicants a@x; b@y and rent $1,200.00; the row has a@x; c@z and rent
+ * $1,250.00`. `mask` hides the emails for terminal output; the results log keeps them.
+ */
+export function describeConflict(
+  conflict: Conflict,
+  mask: (text: string) => string = (text) => text,
+): string {
+  const list = (emails: readonly string[]) => mask(emails.join('; '));
+  return `conflict: group ${conflict.groupId} has applicants ${list(conflict.serverEmails)} and rent ${dollars(conflict.serverRentCents)}; the row has applicants ${list(conflict.rowEmails)} and rent ${dollars(conflict.rowRentCents)}. Nothing was created: fix the row, or give a new --batch-id to create a new group`;
+}

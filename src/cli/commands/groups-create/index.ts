@@ -1,0 +1,374 @@
+/**
+ * `groups create --csv FILE`: one applicant group per household of a spreadsheet, resumable.
+ *
+ * 1. Every row is checked; if any is bad, all problems are listed (line, column) and nothing is
+ *    sent, unless `--skip-invalid` leaves the bad households out.
+ * 2. The batch's lock is taken.
+ * 3. The journal of earlier runs is read; every household is resolved by lookup (which also
+ *    proves the credentials: with wrong ones nothing at all is written); the missing ones are
+ *    created, each journaled before and after (see `run-batch.ts`).
+ * 4. A new results log gets one entry per household: its group id, or its error.
+ */
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { dirname, join, parse as parsePath, resolve } from 'node:path';
+import { stateNameForCode } from 'applicant-verification';
+import {
+  AUTH_FAILED_MESSAGE,
+  describeError,
+  EXIT_AUTH,
+  EXIT_CONFLICT,
+  EXIT_FAILED,
+  EXIT_OK,
+  isAuthFailure,
+  UsageError,
+} from '../../errors.js';
+import { COMMON_HELP, expectPositionals, numberOption, parseCommand } from '../../shared/args.js';
+import { connect } from '../../shared/connection.js';
+import { displayPath } from '../../shared/files.js';
+import { type CliIO, write } from '../../shared/io.js';
+import { progressMode, Reporter } from '../../shared/progress.js';
+import { safeCell } from '../../shared/terminal.js';
+import { CsvSyntaxError, type CsvTable, readCsv } from './csv-input.js';
+import { HEADER_LINE, HOUSEHOLD_COLUMNS } from './household-columns.js';
+import type { RowError } from './household-rows.js';
+import { buildHouseholds, type Household, mapHeader } from './households.js';
+import { Journal, readJournal } from './journal.js';
+import { BatchLock } from './lock.js';
+import { defaultLogPath, type HouseholdResult, summarize, writeResultLog } from './result-log.js';
+import { type BatchOutcome, conflictLine, runBatch } from './run-batch.js';
+
+function columnsHelp(): string {
+  return HOUSEHOLD_COLUMNS.map(
+    (column) =>
+      `  ${column.name.padEnd(19)}${(column.required ? 'required' : 'optional').padEnd(9)}${column.level.padEnd(10)}${column.description}`,
+  ).join('\n');
+}
+
+/** Help of `groups create`. */
+export const GROUPS_CREATE_HELP = `Usage: applicant-verification groups create --csv FILE [options]
+
+Creates one applicant group per household of a CSV file and invites its applicants. Safe to
+rerun and safe to kill: after a crash, a kill or failed rows, run the same command again; it
+creates only what is missing and never invites anyone twice.
+
+Options:
+  --csv FILE             the households file (header below; one row per applicant)
+  --concurrency N        groups created at once (default 8, at most 64)
+  --dry-run              check the file and print the plan; send nothing
+  --skip-invalid         create the valid households and report the invalid ones (exit 1)
+                         instead of sending nothing while any row is bad
+  --no-invitations       create the groups without emailing or texting anyone
+  --decision-maker NAME  decision maker for rows with a blank decision_maker column
+  --batch-id NAME        part of every correlation id: a new name starts a new round for
+                         the same households (default: none)
+  --grace SECONDS        how long a create sent by a killed run may take to show up before it
+                         is sent again (default 30)
+  --log FILE             results log (default FILE.results.<time>.csv beside the input; .json
+                         for JSON; - for CSV on stdout). An existing file is never replaced.
+
+Beside FILE: FILE.journal.jsonl (write-ahead journal, appended by every run) and FILE.lock
+(held while a run works; a second run on the same file exits with code 4).
+
+Correlation ids: "cli-" + 16 hex digits of SHA-256 over --batch-id, household_key, the
+applicants' emails (lower-cased, sorted) and monthly_rent. A group found under a household's
+id (or under the id it had before an edit) whose emails or rent differ is a conflict.
+
+CSV columns (header names are case-insensitive; unknown columns are ignored with a warning):
+${columnsHelp()}
+
+Rows with the same household_key form one group (one row per applicant). Household columns
+may be left blank on a household's later rows; if repeated they must match.
+
+${HEADER_LINE}
+
+Exit codes: 0 every household created or already there; 1 bad rows, or some households failed
+or are unresolved (rerun); 2 usage; 3 conflicts; 4 another run holds the lock;
+5 authentication failed; 130/143 stopped by SIGINT/SIGTERM.
+
+${COMMON_HELP}`;
+
+const OPTIONS = {
+  csv: { type: 'string' },
+  concurrency: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  'skip-invalid': { type: 'boolean' },
+  'no-invitations': { type: 'boolean' },
+  'decision-maker': { type: 'string' },
+  'batch-id': { type: 'string' },
+  grace: { type: 'string' },
+  log: { type: 'string' },
+} as const;
+
+const SHOWN_FAILURES = 20;
+
+async function loadTable(csvPath: string, shownPath: string): Promise<CsvTable> {
+  try {
+    return await readCsv(csvPath);
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) throw error;
+    const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+    const reason =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : describeError(error);
+    throw new UsageError(`cannot read --csv ${shownPath}: ${reason}`);
+  }
+}
+
+async function printPlan(io: CliIO, households: readonly Household[]): Promise<void> {
+  const lines = ['LINE   HOUSEHOLD             APPL  CORRELATION ID        UNIT      RENT'];
+  for (const household of households) {
+    lines.push(
+      [
+        String(household.line).padEnd(5),
+        safeCell(household.key).padEnd(20).slice(0, 20),
+        String(household.lines.length).padEnd(4),
+        household.correlationId.padEnd(20),
+        safeCell(household.body.property.unit ?? '')
+          .padEnd(8)
+          .slice(0, 8),
+        String(household.body.monthly_rent),
+      ].join('  '),
+    );
+  }
+  await write(io.stdout, `${lines.join('\n')}\n`);
+}
+
+async function checkWritableDir(dir: string, option: string): Promise<void> {
+  try {
+    await access(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`${option}: cannot write to the directory ${dir}`);
+  }
+}
+
+// Applicant groups take "TX"; screening groups want "Texas". Said once, before it bites.
+function stateHint(households: readonly Household[], reporter: Reporter): void {
+  for (const household of households) {
+    const state = household.body.property.state.trim();
+    const name = /^[A-Za-z]{2}$/.test(state) ? stateNameForCode(state.toUpperCase()) : undefined;
+    if (name === undefined) continue;
+    reporter.note(
+      `note: state "${state}" is fine for applicant groups; screening groups need the state spelled out ("${name}")`,
+    );
+    return;
+  }
+}
+
+// The households left out by --skip-invalid, one result each.
+function invalidResults(
+  keys: readonly string[],
+  errors: readonly RowError[],
+  table: CsvTable,
+  keyIndex: number,
+): HouseholdResult[] {
+  return keys.map((key) => {
+    const lines = table.records
+      .filter((record) => record.values[keyIndex]?.trim() === key)
+      .map((record) => record.line);
+    const own = errors.filter((error) => lines.includes(error.line));
+    return {
+      line: lines[0] ?? 0,
+      household_key: key,
+      correlation_id: '',
+      status: 'invalid',
+      group_id: '',
+      applicants: lines.length,
+      error: own
+        .map(
+          (error) => `line ${error.line}${error.column ? `, column ${error.column}` : ''}: ${error.message}`,
+        )
+        .join('; '),
+    };
+  });
+}
+
+/** Runs `groups create`. */
+export async function groupsCreate(args: readonly string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseCommand(args, OPTIONS);
+  if (values.help) {
+    await write(io.stdout, `${GROUPS_CREATE_HELP}\n`);
+    return EXIT_OK;
+  }
+  expectPositionals(positionals, []);
+  if (values.csv === undefined) throw new UsageError('--csv FILE is required');
+  const concurrency = numberOption('concurrency', values.concurrency, 8, { min: 1, max: 64, integer: true });
+  const graceSeconds = numberOption('grace', values.grace, 30, { min: 0, max: 3600, integer: false });
+  const csvPath = resolve(io.cwd, values.csv);
+  const shown = values.csv;
+  const batchId = values['batch-id'] ?? '';
+  const reporter = new Reporter(io.stderr, { mode: progressMode(io.stderr, values.quiet ?? false) });
+
+  // 1. Check everything before sending anything.
+  let table: CsvTable;
+  try {
+    table = await loadTable(csvPath, shown);
+  } catch (error) {
+    if (!(error instanceof CsvSyntaxError)) throw error;
+    reporter.error(
+      `${shown}: ${error.line === undefined ? '' : `line ${error.line}: `}${describeError(error)}`,
+    );
+    reporter.error('The file is not valid CSV; nothing was sent.');
+    return EXIT_FAILED;
+  }
+  const header = mapHeader(table.header);
+  if (header.missing.length > 0 || header.duplicates.length > 0) {
+    const problems = [
+      header.missing.length > 0 && `lacks the column(s) ${header.missing.join(', ')}`,
+      header.duplicates.length > 0 && `names ${header.duplicates.join(', ')} twice`,
+    ].filter((item) => typeof item === 'string');
+    throw new UsageError(`the header of ${shown} ${problems.join(' and ')}; expected:\n  ${HEADER_LINE}`);
+  }
+  if (!header.columns.includes('decision_maker') && values['decision-maker'] === undefined) {
+    throw new UsageError(`${shown} has no decision_maker column: pass --decision-maker NAME`);
+  }
+  if (header.unknown.length > 0) {
+    reporter.error(`warning: ${shown}: ignoring unknown column(s) ${header.unknown.join(', ')}`);
+  }
+  const plan = buildHouseholds(table, header, {
+    batchId,
+    decisionMaker: values['decision-maker'],
+    invitations: !values['no-invitations'],
+  });
+  const skipInvalid = values['skip-invalid'] ?? false;
+  if (plan.errors.length > 0) {
+    for (const error of plan.errors) {
+      const column = error.column === undefined ? '' : `, column ${error.column}`;
+      reporter.error(`${shown}: line ${error.line}${column}: ${error.message}`);
+    }
+    const lines = new Set(plan.errors.map((error) => error.line)).size;
+    if (!skipInvalid || plan.households.length === 0) {
+      reporter.error(
+        `${lines} row(s) with errors in ${shown}; nothing was sent. Fix them and run again${skipInvalid ? '' : ', or pass --skip-invalid to create the valid households'}.`,
+      );
+      return EXIT_FAILED;
+    }
+    reporter.error(
+      `${lines} row(s) with errors in ${shown}: --skip-invalid leaves out ${plan.invalidKeys.length} household(s) (${plan.invalidKeys.join(', ')}) and creates the other ${plan.households.length}.`,
+    );
+  }
+  const { households } = plan;
+  const invalid = invalidResults(
+    plan.invalidKeys,
+    plan.errors,
+    table,
+    header.columns.indexOf('household_key'),
+  );
+  stateHint(households, reporter);
+  const applicants = households.reduce((sum, household) => sum + household.lines.length, 0);
+  if (values['dry-run']) {
+    await printPlan(io, households);
+    reporter.note(
+      `Dry run: ${households.length} household(s), ${applicants} applicant(s) in ${shown} are valid; nothing was sent.`,
+    );
+    return invalid.length > 0 ? EXIT_FAILED : EXIT_OK;
+  }
+
+  // 2. Lock; 3. resolve (which proves the credentials), journal and create; 4. log.
+  const startedAt = new Date();
+  const { dir, name } = parsePath(csvPath);
+  const journalPath = join(dir, `${name}.journal.jsonl`);
+  const lockPath = join(dir, `${name}.lock`);
+  const logPath =
+    values.log === undefined
+      ? defaultLogPath(csvPath, startedAt)
+      : values.log === '-'
+        ? '-'
+        : resolve(io.cwd, values.log);
+  // A log that cannot be written must be found out before 300 people are invited, not after.
+  await checkWritableDir(dir, '--csv (journal and lock go beside it)');
+  if (logPath !== '-') await checkWritableDir(dirname(logPath), '--log');
+  const client = connect(values, io, reporter);
+  let outcome: BatchOutcome;
+  let journal: Journal | undefined;
+  try {
+    const lock = await BatchLock.acquire(lockPath, (message) => reporter.error(message));
+    try {
+      const previous = await readJournal(journalPath);
+      outcome = await runBatch(client, households, {
+        concurrency,
+        graceMs: Math.round(graceSeconds * 1000),
+        batchId,
+        io,
+        reporter,
+        previous,
+        openJournal: async () => {
+          journal = await Journal.open(journalPath);
+          await journal.append({
+            type: 'run',
+            at: startedAt.toISOString(),
+            pid: process.pid,
+            csv: csvPath,
+            batch_id: batchId,
+          });
+          return journal;
+        },
+      });
+    } finally {
+      await journal?.close();
+      await lock.release();
+    }
+  } finally {
+    await client.close();
+  }
+  if (isAuthFailure(outcome.fatalError) && journal === undefined) {
+    reporter.error(`${AUTH_FAILED_MESSAGE}. Nothing was sent; no results or journal were written.`);
+    return EXIT_AUTH;
+  }
+  const { fatalError, conflicts } = outcome;
+  const results = [...invalid, ...outcome.results];
+  const summary = summarize(results);
+  let logWritten: string;
+  try {
+    logWritten = await writeResultLog(
+      logPath,
+      results,
+      { csv: csvPath, batchId, startedAt, finishedAt: new Date() },
+      io,
+    );
+  } catch (error) {
+    reporter.error(`Could not write the results log ${logPath}: ${describeError(error)}`);
+    return EXIT_FAILED;
+  }
+  if (fatalError !== undefined) {
+    // One cause for every row: say it once.
+    reporter.error(
+      isAuthFailure(fatalError)
+        ? `Stopped: ${AUTH_FAILED_MESSAGE}.`
+        : `Stopped: ${describeError(fatalError)}. Check the credentials' permissions.`,
+    );
+  }
+  for (const { household, conflict } of conflicts)
+    reporter.error(`${shown}: ${conflictLine(household, conflict)}`);
+  const failures = results
+    .filter((result) => result.status === 'failed' || result.status === 'unresolved')
+    .sort((a, b) => a.line - b.line);
+  for (const failure of fatalError === undefined ? failures.slice(0, SHOWN_FAILURES) : []) {
+    reporter.error(`${shown}: line ${failure.line} (household ${failure.household_key}): ${failure.error}`);
+  }
+  if (fatalError === undefined && failures.length > SHOWN_FAILURES) {
+    reporter.error(`... and ${failures.length - SHOWN_FAILURES} more failures; see the log.`);
+  }
+  const stopped = summary.interrupted + summary.not_attempted;
+  const logShown = logWritten === '-' ? 'stdout' : displayPath(io.cwd, logWritten);
+  const counts = [
+    `${summary.created} created`,
+    `${summary.skipped_existing} already existed`,
+    summary.conflict > 0 && `${summary.conflict} conflict(s)`,
+    summary.invalid > 0 && `${summary.invalid} invalid`,
+    `${summary.failed} failed`,
+    summary.unresolved > 0 && `${summary.unresolved} unresolved`,
+    stopped > 0 && `${stopped} not done (stopped)`,
+  ].filter((item) => typeof item === 'string');
+  reporter.note(
+    `${counts.join(', ')}, of ${households.length + invalid.length} household(s). Log: ${logShown}`,
+  );
+  if (fatalError !== undefined && isAuthFailure(fatalError)) return EXIT_AUTH;
+  if (summary.failed + summary.unresolved + stopped > 0 && fatalError === undefined) {
+    reporter.note(
+      'Run the same command again to finish: existing groups are found, nobody is invited twice.',
+    );
+  }
+  if (summary.conflict > 0) return EXIT_CONFLICT;
+  if (summary.failed + summary.unresolved + summary.invalid + stopped > 0) return EXIT_FAILED;
+  return EXIT_OK;
+}

@@ -1,0 +1,260 @@
+/**
+ * The network half of `groups create`, in two phases.
+ *
+ * 1. Resolve: every household is looked up by its correlation id. A create an earlier run sent
+ *    and never saw settle (the journal says so) is polled until its group appears or the grace
+ *    window after its send has passed. Ids the household had before it was edited are looked up
+ *    too. A group found is either the household (already existed) or a conflict.
+ * 2. Create: each missing household is journaled (on disk) as `sending`, created, and journaled
+ *    as settled. The SDK resolves an ambiguous failure through the correlation id itself.
+ *
+ * The lookups also prove the credentials: with wrong ones the first fails, the batch stops, and
+ * neither journal nor results are written.
+ *
+ * Nothing is created before every household is resolved.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  APIError,
+  APIUserAbortError,
+  type ApplicantGroup,
+  GroupMayHaveBeenCreatedError,
+  mapSettled,
+  maskText,
+  type RequestOptions,
+  RequestValidationError,
+  type VerificationClient,
+} from 'applicant-verification';
+import { BatchStop, describeError, describeRowError, InterruptedError } from '../../errors.js';
+import type { CliIO } from '../../shared/io.js';
+import type { Reporter } from '../../shared/progress.js';
+import { inFlight } from '../../shared/shutdown.js';
+import { type Conflict, describeConflict, findConflict } from './conflicts.js';
+import type { Household } from './households.js';
+import { isUnsettled, type Journal, type JournalOutcome, type JournalState } from './journal.js';
+import type { HouseholdResult, HouseholdStatus } from './result-log.js';
+
+/** Time between lookups while waiting for the group of an unsettled create. */
+const POLL_MS = 500;
+
+/** Options of {@link runBatch}. */
+export interface BatchRunOptions {
+  concurrency: number;
+  /** How long after its send an unsettled create's group may still appear (ms). */
+  graceMs: number;
+  batchId: string;
+  io: CliIO;
+  reporter: Reporter;
+  /**
+   * Opens the journal for appending; called once, just before the first create. Until then
+   * nothing is written: a run whose lookups fail (wrong credentials) leaves no trace.
+   */
+  openJournal: () => Promise<Journal>;
+  /** What earlier runs journaled, by correlation id. */
+  previous: ReadonlyMap<string, JournalState>;
+}
+
+/** What a run did to each household, and the error that stopped it early, if one did. */
+export interface BatchOutcome {
+  results: HouseholdResult[];
+  fatalError: unknown;
+  /** The conflicts, for the terminal (their text in `results` keeps the emails). */
+  conflicts: { household: Household; conflict: Conflict }[];
+}
+
+type Resolution =
+  | { kind: 'existing'; group: ApplicantGroup }
+  | { kind: 'conflict'; conflict: Conflict }
+  | { kind: 'missing'; resent: boolean };
+
+function resultOf(household: Household, status: HouseholdStatus, groupId = '', error = ''): HouseholdResult {
+  return {
+    line: household.line,
+    household_key: household.key,
+    correlation_id: household.correlationId,
+    status,
+    group_id: groupId,
+    applicants: household.lines.length,
+    error,
+  };
+}
+
+// Why an item did not finish: a stop before it started, a stop that cut its request, or a failure.
+function failedResult(household: Household, error: unknown, context = ''): HouseholdResult {
+  if (error instanceof APIUserAbortError) {
+    return resultOf(
+      household,
+      'interrupted',
+      '',
+      'stopped while in flight; a rerun finds out whether it was created',
+    );
+  }
+  // Not started, or stopped while waiting between lookups (a timer's AbortError).
+  if (error instanceof InterruptedError || (error instanceof Error && error.name === 'AbortError')) {
+    return resultOf(household, 'not_attempted');
+  }
+  if (error instanceof GroupMayHaveBeenCreatedError) {
+    return resultOf(
+      household,
+      'unresolved',
+      '',
+      `the create may have reached the server and its group has not appeared; it was not resent. A rerun looks it up (correlation id ${household.correlationId}): ${describeError(error)}`,
+    );
+  }
+  return resultOf(household, 'failed', '', `${context}${describeRowError(error)}`);
+}
+
+// The server answered and refused, or the request never left: no group can exist.
+function journalOutcomeOf(error: unknown): JournalOutcome {
+  if (error instanceof RequestValidationError) return 'failed';
+  if (error instanceof APIError && error.status >= 400 && error.status < 500) return 'failed';
+  return 'unknown';
+}
+
+/** Runs both phases over `households`. */
+export async function runBatch(
+  client: VerificationClient,
+  households: readonly Household[],
+  options: BatchRunOptions,
+): Promise<BatchOutcome> {
+  const { concurrency, graceMs, io, reporter, previous } = options;
+  const flight = inFlight(io, reporter);
+  const request: RequestOptions = { signal: flight.signal };
+  const stop = new BatchStop(io.signal);
+  const results: HouseholdResult[] = [];
+  const conflicts: BatchOutcome['conflicts'] = [];
+
+  const find = (id: string) => client.applicantGroups.findByCorrelationId(id, request);
+
+  // One lookup; for a create still unsettled, more until its grace window has passed.
+  const lookup = async (id: string, state: JournalState | undefined): Promise<ApplicantGroup | undefined> => {
+    let group = await find(id);
+    if (group || !state || !isUnsettled(state)) return group;
+    const deadline = (state.sentAt ?? 0) + graceMs;
+    while (!group && Date.now() < deadline) {
+      await delay(Math.max(1, Math.min(POLL_MS, deadline - Date.now())), undefined, { signal: stop.signal });
+      group = await find(id);
+    }
+    return group;
+  };
+
+  const resolve = async (household: Household): Promise<Resolution> => {
+    const own = previous.get(household.correlationId);
+    const group = await lookup(household.correlationId, own);
+    if (group) {
+      const conflict = findConflict(group, household.body);
+      return conflict ? { kind: 'conflict', conflict } : { kind: 'existing', group };
+    }
+    // The ids this household had, in this batch, before its row was edited.
+    for (const state of previous.values()) {
+      if (state.householdKey !== household.key || state.correlationId === household.correlationId) continue;
+      if (state.batchId !== options.batchId) continue;
+      if (state.outcome !== 'created' && !isUnsettled(state)) continue;
+      const earlier = await lookup(state.correlationId, state);
+      if (!earlier) continue;
+      const conflict = findConflict(earlier, household.body);
+      return conflict ? { kind: 'conflict', conflict } : { kind: 'existing', group: earlier };
+    }
+    return { kind: 'missing', resent: own !== undefined && isUnsettled(own) };
+  };
+
+  try {
+    const checking = reporter.start('check', households.length);
+    const resolved = await mapSettled(households, (household) => stop.guard(() => resolve(household)), {
+      concurrency,
+      signal: stop.signal,
+      // Once stopped, rows that never started would count as failures: freeze the display.
+      onProgress: (progress) => !stop.signal.aborted && checking.update(progress),
+    });
+    checking.finish();
+    const missing: Household[] = [];
+    resolved.forEach((outcome, index) => {
+      const household = households[index];
+      if (!household) return;
+      if (!outcome.ok) {
+        results.push(failedResult(household, outcome.error, 'could not check for an existing group: '));
+      } else if (outcome.value.kind === 'existing') {
+        results.push(resultOf(household, 'skipped_existing', outcome.value.group.id));
+      } else if (outcome.value.kind === 'conflict') {
+        const { conflict } = outcome.value;
+        conflicts.push({ household, conflict });
+        results.push(resultOf(household, 'conflict', conflict.groupId, describeConflict(conflict)));
+      } else if (stop.signal.aborted) {
+        results.push(resultOf(household, 'not_attempted'));
+      } else {
+        if (outcome.value.resent) {
+          reporter.note(
+            `line ${household.line} (household ${household.key}): the create an earlier run sent has not appeared within --grace; sending it again`,
+          );
+        }
+        missing.push(household);
+      }
+    });
+
+    if (missing.length > 0 && !stop.signal.aborted) {
+      const journal = await options.openJournal();
+      const creating = reporter.start('create', missing.length);
+      const created = await mapSettled(
+        missing,
+        (household) =>
+          stop.guard(async () => {
+            const settled = (outcome: JournalOutcome, groupId: string) =>
+              journal.append({
+                type: 'settled',
+                at: new Date().toISOString(),
+                household_key: household.key,
+                correlation_id: household.correlationId,
+                outcome,
+                group_id: groupId,
+              });
+            // Write-ahead: on disk before the request leaves, so a kill at any later point is seen.
+            await journal.append({
+              type: 'sending',
+              at: new Date().toISOString(),
+              household_key: household.key,
+              correlation_id: household.correlationId,
+              batch_id: options.batchId,
+              line: household.line,
+            });
+            let group: ApplicantGroup;
+            try {
+              group = await client.applicantGroups.create(household.body, request);
+            } catch (error) {
+              // An aborted create stays unsettled: the next run resolves it by lookup.
+              if (!(error instanceof APIUserAbortError)) {
+                await settled(journalOutcomeOf(error), '').catch(() => {});
+              }
+              throw error;
+            }
+            await settled('created', group.id);
+            return group;
+          }),
+        {
+          concurrency,
+          signal: stop.signal,
+          onProgress: (progress) => !stop.signal.aborted && creating.update(progress),
+        },
+      );
+      creating.finish();
+      created.forEach((outcome, index) => {
+        const household = missing[index];
+        if (!household) return;
+        results.push(
+          outcome.ok
+            ? resultOf(household, 'created', outcome.value.id)
+            : failedResult(household, outcome.error),
+        );
+      });
+    } else {
+      for (const household of missing) results.push(resultOf(household, 'not_attempted'));
+    }
+    return { results, fatalError: stop.fatalError, conflicts };
+  } finally {
+    flight.dispose();
+  }
+}
+
+/** A conflict as the terminal shows it: emails masked (the results log has them in full). */
+export function conflictLine(household: Household, conflict: Conflict): string {
+  return `line ${household.line} (household ${household.key}): ${describeConflict(conflict, maskText)}`;
+}

@@ -1,0 +1,67 @@
+/**
+ * File writes that never leave a half-written file behind, even when the process is killed, and
+ * never replace what an earlier run wrote.
+ */
+import { randomBytes } from 'node:crypto';
+import { access, rename, rm, writeFile } from 'node:fs/promises';
+import { isAbsolute, parse, relative } from 'node:path';
+
+/**
+ * Writes `data` to a temporary file beside `path`, then renames it into place. A rename is atomic
+ * on one file system, so `path` holds either nothing, the old content, or all of the new one:
+ * a rerun that skips files "already there" can trust what it finds. `mode` applies from the
+ * first byte (0600 for reports: nobody else on the machine may read them, even mid-write).
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
+  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, data, { mode, flag: 'wx' });
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** Whether something exists at `path`. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `2026-11-23T12:37:14.120Z` → `20261123T123714.120Z`: sortable, and valid in file names everywhere. */
+export function timestampTag(date: Date): string {
+  return date.toISOString().replace(/[-:]/g, '');
+}
+
+/**
+ * `path` when nothing is there yet, else the same name with `.<timestamp>` (and `-2`, `-3`...)
+ * before the extension: what an earlier run wrote is never replaced.
+ */
+export async function unusedPath(path: string, at: Date): Promise<string> {
+  if (!(await exists(path))) return path;
+  const { dir, name, ext } = parse(path);
+  const base = `${dir}/${name}.${timestampTag(at)}`;
+  for (let attempt = 1; ; attempt++) {
+    const candidate = `${base}${attempt === 1 ? '' : `-${attempt}`}${ext}`;
+    if (!(await exists(candidate))) return candidate;
+  }
+}
+
+/**
+ * Writes a new file at `path`, failing (`EEXIST`) rather than replacing one that appeared since
+ * {@link unusedPath} looked.
+ */
+export async function writeNewFile(path: string, data: string, mode = 0o644): Promise<void> {
+  await writeFile(path, data, { mode, flag: 'wx' });
+}
+
+/** A path as a person wants to read it: relative when under `cwd`, absolute otherwise. */
+export function displayPath(cwd: string, path: string): string {
+  const rel = relative(cwd, path);
+  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+}
