@@ -3,6 +3,7 @@
  * `VERIFICATION_*` variables the SDK reads, SDK log lines routed above the progress display.
  */
 import {
+  type ClientOptions,
   ConfigurationError,
   isLogLevel,
   type Logger,
@@ -68,7 +69,12 @@ function cliConfigurationMessage(message: string): string {
  * Builds the client. A missing or wrong base URL or credential is a usage error (exit 2), with
  * the SDK's message naming the flag's variable; the secret key itself is never printed.
  */
-export function connect(values: ConnectionValues, io: CliIO, reporter: Reporter): VerificationClient {
+export function connect(
+  values: ConnectionValues,
+  io: CliIO,
+  reporter: Reporter,
+  extra: Pick<ClientOptions, 'createGraceWindow'> = {},
+): VerificationClient {
   const timeoutSeconds = numberOption('timeout', values.timeout, 60, {
     min: 0.001,
     max: 3600,
@@ -109,6 +115,7 @@ export function connect(values: ConnectionValues, io: CliIO, reporter: Reporter)
       allowInsecureHttp: values['allow-insecure-http'] ?? false,
       logLevel: logLevel(values, io),
       logger,
+      ...extra,
     });
   } catch (error) {
     if (error instanceof ConfigurationError) throw new UsageError(cliConfigurationMessage(error.message));

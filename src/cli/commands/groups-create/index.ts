@@ -277,7 +277,8 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   // A log that cannot be written must be found out before 300 people are invited, not after.
   await checkWritableDir(dir, '--csv (journal and lock go beside it)');
   if (logPath !== '-') await checkWritableDir(dirname(logPath), '--log');
-  const client = connect(values, io, reporter);
+  // A create this run sends and loses track of is looked for as long as a killed run's would be.
+  const client = connect(values, io, reporter, { createGraceWindow: Math.round(graceSeconds * 1000) });
   let outcome: BatchOutcome;
   let journal: Journal | undefined;
   try {
