@@ -3,6 +3,7 @@
  * command shares: numbers in range, and times given as ISO dates or Unix seconds.
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { GROUP_STATUSES, isKnownGroupStatus, type KnownGroupStatus } from 'applicant-verification';
 import { UsageError } from '../errors.js';
 import { closest } from './suggest.js';
 
@@ -85,14 +86,20 @@ function unknownOptionHint(error: unknown, known: readonly string[]): string {
 }
 
 /** The statuses of `--status a --status b,c`. */
-export function statusesOf(values: readonly string[] | undefined): string[] | undefined {
+export function statusesOf(values: readonly string[] | undefined): KnownGroupStatus[] | undefined {
   if (values === undefined) return undefined;
   const statuses = values
     .flatMap((value) => value.split(','))
     .map((status) => status.trim())
     .filter((status) => status !== '');
   if (statuses.length === 0) throw new UsageError('--status needs a value, e.g. --status completed');
-  return statuses;
+  const unknown = statuses.filter((status) => !isKnownGroupStatus(status));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `--status must be one of ${GROUP_STATUSES.join(', ')}, got "${unknown.join('", "')}"`,
+    );
+  }
+  return statuses.filter(isKnownGroupStatus);
 }
 
 /** Checks that exactly the expected positionals were given. */

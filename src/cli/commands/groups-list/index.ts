@@ -1,15 +1,4 @@
 /** `groups list`: every group matching the filters, all pages, streamed to stdout. */
-<<<<<<< HEAD:src/cli/commands/groups-list.ts
-import type { ApplicantGroupListParams } from '../../schemas/applicant-groups.js';
-import { GROUP_STATUSES, isKnownGroupStatus, type KnownGroupStatus } from '../../schemas/common.js';
-import { COMMON_HELP, expectPositionals, parseCommand, timeOption } from '../args.js';
-import { connect } from '../connection.js';
-import { UsageError } from '../errors.js';
-import { EXIT_OK } from '../exit-codes.js';
-import { createGroupWriter, GROUP_FORMATS, isGroupFormat } from '../group-output.js';
-import { type CliIO, write } from '../io.js';
-import { progressMode, Reporter } from '../progress.js';
-=======
 import type { ApplicantGroupListParams } from 'applicant-verification';
 import { EXIT_OK, UsageError } from '../../errors.js';
 import { COMMON_HELP, expectPositionals, parseCommand, statusesOf, timeOption } from '../../shared/args.js';
@@ -17,7 +6,6 @@ import { connect } from '../../shared/connection.js';
 import { type CliIO, write } from '../../shared/io.js';
 import { progressMode, Reporter } from '../../shared/progress.js';
 import { createGroupWriter, GROUP_FORMATS, isGroupFormat } from './group-output.js';
->>>>>>> cli:src/cli/commands/groups-list/index.ts
 
 /** Help of `groups list`. */
 export const GROUPS_LIST_HELP = `Usage: applicant-verification groups list [options]
@@ -49,26 +37,6 @@ const OPTIONS = {
   format: { type: 'string', default: 'table' },
 } as const;
 
-<<<<<<< HEAD:src/cli/commands/groups-list.ts
-/** The statuses of `--status a --status b,c`. */
-export function statusesOf(values: readonly string[] | undefined): KnownGroupStatus[] | undefined {
-  if (values === undefined) return undefined;
-  const statuses = values
-    .flatMap((value) => value.split(','))
-    .map((status) => status.trim())
-    .filter((status) => status !== '');
-  if (statuses.length === 0) throw new UsageError('--status needs a value, e.g. --status completed');
-  const unknown = statuses.filter((status) => !isKnownGroupStatus(status));
-  if (unknown.length > 0) {
-    throw new UsageError(
-      `--status must be one of ${GROUP_STATUSES.join(', ')}, got "${unknown.join('", "')}"`,
-    );
-  }
-  return statuses.filter(isKnownGroupStatus);
-}
-
-=======
->>>>>>> cli:src/cli/commands/groups-list/index.ts
 /** Runs `groups list`. */
 export async function groupsList(args: readonly string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommand(args, OPTIONS);
