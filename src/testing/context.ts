@@ -6,7 +6,7 @@ import type { MockClock } from './clock.js';
 import type { WritableOutbox } from './outbox.js';
 import type { Random } from './random.js';
 import type { MockStore } from './store.js';
-import type { WebhookEvent } from './webhooks.js';
+import type { MockWebhookEvent } from './webhooks.js';
 
 /** Dependencies shared by the mock's modules. */
 export interface MockContext {
@@ -24,5 +24,5 @@ export interface MockContext {
   readonly store: MockStore;
   readonly outbox: WritableOutbox;
   /** Queues a webhook event for delivery to `url`. */
-  readonly emit: (url: string | null, event: WebhookEvent) => void;
+  readonly emit: (url: string | null, event: MockWebhookEvent) => void;
 }

@@ -64,16 +64,14 @@ export function createGroupViews(context: MockContext): GroupViews {
   return {
     applicant: () => store.applicantGroups.map((group) => serializeApplicantGroup(group, clock.now())),
     screening: () =>
-      store.screeningGroups.map((group) =>
-        serializeScreeningGroup(group, clock.now(), { appendUnit: false }),
-      ),
+      store.screeningGroups.map((group) => serializeScreeningGroup(group, clock.now(), { answer: 'list' })),
     applicantGroup(id) {
       const group = store.applicantGroup(id);
       return group && serializeApplicantGroup(group, clock.now());
     },
     screeningGroup(id) {
       const group = store.screeningGroup(id);
-      return group && serializeScreeningGroup(group, clock.now(), { appendUnit: false });
+      return group && serializeScreeningGroup(group, clock.now(), { answer: 'list' });
     },
   };
 }

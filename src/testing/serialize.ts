@@ -40,13 +40,14 @@ export function serializeApplicantGroup(group: ApplicantGroupRecord, now: number
     is_decision_maker_paying: group.isDecisionMakerPaying,
     correlation_id: group.correlationId,
     verification_types: types.length > 0 ? types : [DEFAULT_VERIFICATION_TYPE],
-    is_expired: isGroupExpired(group.createdAt, status, now),
+    is_expired: isGroupExpired(group, now),
     applicants: group.applicants.map((applicant) => ({
       id: applicant.id,
       first_name: applicant.firstName,
       last_name: applicant.lastName,
       email: applicant.email,
-      phone_number: applicant.phoneNumber,
+      // Absent, not null, when none was given: the wire has phone_number as a plain string.
+      ...(applicant.phoneNumber === null ? {} : { phone_number: applicant.phoneNumber }),
       created_at: iso(applicant.createdAt),
       updated_at: iso(applicant.updatedAt),
       verifications: applicant.verifications.map((v) => ({ id: v.id, type: v.type, status: v.status })),
@@ -55,13 +56,14 @@ export function serializeApplicantGroup(group: ApplicantGroupRecord, now: number
 }
 
 /**
- * A screening group (spec 2.6, 2.7). The create response carries the unit appended to the street
- * address (`appendUnit`), the list keeps it only in `unit_number`, as the spec's samples do.
+ * A screening group (spec 2.6, 2.7), as the create answer or a list answer shows it. The create
+ * answer carries the unit appended to the street address, the list keeps it only in
+ * `unit_number`, as the spec's samples do.
  */
 export function serializeScreeningGroup(
   group: ScreeningGroupRecord,
   now: number,
-  options: { appendUnit: boolean },
+  options: { answer: 'create' | 'list' },
 ): ScreeningGroup {
   const status = groupStatus(group.screenings);
   const unit = group.unit ?? '';
@@ -85,13 +87,15 @@ export function serializeScreeningGroup(
     status,
     property_name: group.propertyName,
     property_street_address:
-      options.appendUnit && unit ? `${group.streetAddress}, ${unit}` : group.streetAddress,
+      options.answer === 'create' && unit ? `${group.streetAddress}, ${unit}` : group.streetAddress,
     unit_number: unit,
     monthly_rent_cents: group.monthlyRentCents,
     approval_recommendation: recommendation,
     is_decision_maker_paying: group.isDecisionMakerPaying,
-    is_expired: isGroupExpired(group.createdAt, status, now),
-    is_report_expired: group.hasReport && group.reportExpired,
+    is_expired: isGroupExpired(group, now),
+    // "False when no report exists. A list response sample also carries null": the create
+    // answer says false, list answers say null until a report exists.
+    is_report_expired: group.hasReport ? group.reportExpired : options.answer === 'create' ? false : null,
     decision_maker_display_name: group.decisionMakerDisplayName,
     income_multiplier_threshold: group.incomeMultiplierThreshold,
     correlation_id: group.correlationId,
