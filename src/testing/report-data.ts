@@ -37,6 +37,10 @@ export interface ReportApplicant {
   email: string;
   /** A spec 2.7 value; anything other than `finished` yields a partial or empty entry. */
   reasonCompleted: string;
+  /** The verification's `type` (default: an income verification, every source possible). */
+  verificationType?: string;
+  /** `allowed_income_sources` of the verification; `null` or absent: no restriction. */
+  allowedIncomeSources?: readonly string[] | null;
 }
 
 /** The group-level facts a report is built against. */
@@ -46,6 +50,41 @@ export interface ReportContext {
   monthlyRentCents: number;
   /** The report's creation time on the mock clock: every generated date is anchored on it. */
   createdAt: Date;
+  /** `config.block_business_accounts` of the group: when true, no business bank account appears. */
+  blockBusinessAccounts?: boolean | null;
+}
+
+/** Where an entry's income data may come from. */
+export interface IncomeSources {
+  bank: boolean;
+  payroll: boolean;
+  documents: boolean;
+}
+
+// What each verification type can draw on: assets live in bank accounts; an identity check
+// reads payroll records and documents, never a bank. Other types (income verifications, and
+// any newer type) may use every source.
+const TYPE_SOURCES: Readonly<Record<string, IncomeSources>> = {
+  asset_verification: { bank: true, payroll: false, documents: false },
+  identity_verification: { bank: false, payroll: true, documents: true },
+};
+
+/**
+ * The sources an entry may use: those of its verification type, narrowed by
+ * `allowed_income_sources` when given (`income` allows every income source).
+ */
+export function incomeSourcesFor(
+  type: string | undefined,
+  allowed: readonly string[] | null | undefined,
+): IncomeSources {
+  const byType = TYPE_SOURCES[type ?? ''] ?? { bank: true, payroll: true, documents: true };
+  if (!allowed || allowed.length === 0) return byType;
+  const any = allowed.includes('income');
+  return {
+    bank: byType.bank && (any || allowed.includes('bank')),
+    payroll: byType.payroll && (any || allowed.includes('payroll')),
+    documents: byType.documents && (any || allowed.includes('documents')),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -505,8 +544,9 @@ function bankConnection(
   historyStart: Date,
   today: Date,
   historyMonths: number,
+  blockBusinessAccounts: boolean,
 ): BankConnection {
-  const accounts = [
+  const accounts: Record<string, string>[] = [
     {
       id: opaqueId(rng, 37),
       name: pick(rng, ['Total Checking', 'Everyday Checking', 'Advantage Checking', 'Spending Account']),
@@ -522,6 +562,17 @@ function bankConnection(
       mask: pad(int(rng, 0, 9999), 4),
       type: 'depository',
       subtype: 'savings',
+    });
+  }
+  // A business account only where the group allows them (`config.block_business_accounts`).
+  if (!blockBusinessAccounts && chance(rng, 0.3)) {
+    accounts.push({
+      id: opaqueId(rng, 37),
+      name: pick(rng, ['Business Checking', 'Business Advantage Checking', 'Small Business Checking']),
+      mask: pad(int(rng, 0, 9999), 4),
+      type: 'depository',
+      subtype: 'checking',
+      holder_category: 'business',
     });
   }
   // The spec lists the bank income averages from two months up: no one-month figure here.
@@ -675,10 +726,15 @@ export function generateVerificationReport(
   const historyMonths = int(rng, 6, 12);
   const historyStart = addMonths(today, -historyMonths);
 
+  const sources = incomeSourcesFor(applicant.verificationType, applicant.allowedIncomeSources);
   const bankReasons = reason === 'finished';
   const payrollReasons = ['finished', 'no_bank', 'no_online_banking', 'bank_cannot_connect', 'missing_bank'];
-  const hasPayroll = payrollReasons.includes(reason) && chance(rng, bankReasons ? 0.6 : 0.5);
-  const hasBank = bankReasons;
+  const hasBank = bankReasons && sources.bank;
+  // A finished verification without a bank to draw on finished through payroll.
+  const hasPayroll =
+    payrollReasons.includes(reason) &&
+    sources.payroll &&
+    ((bankReasons && !hasBank) || chance(rng, bankReasons ? 0.6 : 0.5));
 
   const job = hasBank || hasPayroll ? primaryJob(rng, historyStart, today) : undefined;
   const recurring: DraftStream[] = job ? [job.stream] : [];
@@ -693,7 +749,13 @@ export function generateVerificationReport(
     today,
     // Documents stand in for a bank that could not be connected; someone declaring no income,
     // sharing a co-applicant's bank or not done yet has nothing to upload.
-    reason === 'finished' ? 0.25 : ['not_completed', 'share_bank', 'no_income'].includes(reason) ? 0 : 0.7,
+    !sources.documents
+      ? 0
+      : reason === 'finished'
+        ? 0.25
+        : ['not_completed', 'share_bank', 'no_income'].includes(reason)
+          ? 0
+          : 0.7,
   );
 
   const incomeSources: VerificationReport['income_sources'] = [];
@@ -725,7 +787,17 @@ export function generateVerificationReport(
     non_recurring: summary(nonRecurring, today, months, knownZero, false),
     summary_timespan_length: connected ? daysBetween(historyStart, today) : 0,
     bank_connections: hasBank
-      ? [bankConnection(rng, recurring, nonRecurring, historyStart, today, historyMonths)]
+      ? [
+          bankConnection(
+            rng,
+            recurring,
+            nonRecurring,
+            historyStart,
+            today,
+            historyMonths,
+            context.blockBusinessAccounts === true,
+          ),
+        ]
       : [],
     payroll_connections:
       job && hasPayroll

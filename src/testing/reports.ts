@@ -50,6 +50,7 @@ function reportContext(group: ApplicantGroupRecord, now: number): ReportContext 
     propertyName: group.property.name,
     monthlyRentCents: group.monthlyRentCents,
     createdAt: new Date(now),
+    blockBusinessAccounts: group.blockBusinessAccounts,
   };
 }
 
@@ -123,6 +124,8 @@ export function createIndividualReport(
         fullName: `${applicant.firstName} ${applicant.lastName}`,
         email: applicant.email,
         reasonCompleted: applicant.reasonCompleted,
+        verificationType: verification.type,
+        allowedIncomeSources: verification.allowedIncomeSources,
       },
       ctx,
     ),
