@@ -2,7 +2,7 @@
  * Test-side access to what the mock holds: the groups in wire form (as the API would return
  * them), the reports with their data, and report expiry.
  */
-import type { ApplicantGroup, ScreeningGroup } from '../schemas/index.js';
+import type { ApplicantGroup, ScreeningGroup } from 'applicant-verification';
 import type { MockContext } from './context.js';
 import { serializeApplicantGroup, serializeScreeningGroup } from './serialize.js';
 import type { ApplicantGroupRecord, ReportRecord, ScreeningGroupRecord } from './store.js';

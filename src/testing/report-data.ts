@@ -14,7 +14,7 @@
  * - `monthly_income` of a stream is its typical amount per pay times pays per year over 12;
  *   for a non-recurring stream, its total spread over the months of history.
  */
-import { MONTH_NAMES } from '../helpers/dates.js';
+
 import type {
   BankConnection,
   CriteriaRuleResult,
@@ -26,7 +26,8 @@ import type {
   Transaction,
   UploadedDocument,
   VerificationReport,
-} from '../schemas/index.js';
+} from 'applicant-verification';
+import { MONTH_NAMES } from 'applicant-verification';
 
 /** The applicant a per-verification entry is generated for. */
 export interface ReportApplicant {

@@ -4,7 +4,7 @@
  * valid 2 hours on the mock clock from the moment the report detail was read (spec 4.4, 8).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { IncomeReportData, VerificationReport } from '../schemas/index.js';
+import type { IncomeReportData, VerificationReport } from 'applicant-verification';
 import type { MockContext } from './context.js';
 import { buildIncomeReportData, generateVerificationReport, type ReportContext } from './report-data.js';
 import type { ApplicantGroupRecord, ApplicantRecord, ReportRecord } from './store.js';

@@ -2,7 +2,12 @@
  * Records to wire objects (spec part 2). Built on every read, so computed fields (status,
  * is_expired) follow the mock clock and the life cycle without being stored twice.
  */
-import type { ApplicantGroup, IncomeReportDetail, ReportSummary, ScreeningGroup } from '../schemas/index.js';
+import type {
+  ApplicantGroup,
+  IncomeReportDetail,
+  ReportSummary,
+  ScreeningGroup,
+} from 'applicant-verification';
 import {
   type ApplicantGroupRecord,
   groupStatus,

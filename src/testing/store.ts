@@ -3,8 +3,9 @@
  * with camelCase fields. Wire objects are built from them on every read (serialize.ts), so
  * computed fields (status, is_expired) always reflect the current mock clock.
  */
-import { COMPLETION_REASONS } from '../schemas/common.js';
-import type { IncomeReportData } from '../schemas/index.js';
+
+import type { IncomeReportData } from 'applicant-verification';
+import { COMPLETION_REASONS } from 'applicant-verification';
 
 /** Outcomes of a completed screening or verification (spec 2.7), shared with the SDK's schemas. */
 export { COMPLETION_REASONS };

@@ -3,8 +3,9 @@
  * field is reported by its path (`applicants[0].email`) in the 400 body. The mock checks on its
  * own, independently of the SDK's request schemas, so it can catch what the SDK lets through.
  */
+
+import { stateNameForCode } from 'applicant-verification';
 import { z } from 'zod';
-import { stateNameForCode } from '../helpers/states.js';
 import type { FieldError } from './responses.js';
 
 // E.164: a plus, a non-zero country code digit, at most 15 digits in all.
