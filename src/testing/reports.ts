@@ -117,7 +117,7 @@ export function createIndividualReport(
   const ctx = reportContext(group, context.clock.now());
   const entries = applicant.verifications.map((verification) =>
     generateVerificationReport(
-      context.reportRandom.next,
+      context.reportRandom,
       {
         applicantId: applicant.id,
         verificationId: verification.id,
