@@ -133,6 +133,7 @@ export function createScreeningGroup(context: MockContext, body: ScreeningGroupC
       phoneNumber: applicant.applicant_phone_number ?? null,
       status: 'not_started',
       reasonCompleted: 'not_completed',
+      monthlyIncomeCents: null,
     })),
   };
   context.store.addScreeningGroup(group);

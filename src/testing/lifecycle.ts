@@ -150,6 +150,13 @@ const TRANSITIONS: Record<Step, Transition> = {
     screeningGroup(member, { context, reason, options }) {
       const { group } = member;
       member.screening.reasonCompleted = reason;
+      // The income the screening found feeds the group's income-to-rent multiplier.
+      member.screening.monthlyIncomeCents =
+        reason === 'finished'
+          ? context.reportRandom.int(1_500_00, 9_000_00)
+          : reason === 'no_income'
+            ? 0
+            : null;
       group.hasReport = true;
       const url = group.webhookUrl;
       context.emit(url, { code: 'SCREENING_COMPLETED', ...screeningIds(member) });
@@ -173,6 +180,7 @@ const TRANSITIONS: Record<Step, Transition> = {
     },
     screeningGroup(member, { context }) {
       member.screening.reasonCompleted = 'not_completed';
+      member.screening.monthlyIncomeCents = null;
       context.emit(member.group.webhookUrl, { code: 'RE_OPEN_SCREENING', ...screeningIds(member) });
     },
   },

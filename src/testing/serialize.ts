@@ -61,6 +61,24 @@ export function serializeApplicantGroup(group: ApplicantGroupRecord, now: number
 }
 
 /**
+ * The deprecated recommendation, once every screening is done: "monthly_rent ... used for the
+ * net income to rent multiplier" against `income_multiplier_threshold` (default 2.5). Approve
+ * when the household's monthly income reaches threshold x rent; decline otherwise, and when no
+ * screening found income data.
+ */
+function recommend(group: ScreeningGroupRecord): 'approve' | 'decline' {
+  const known = group.screenings.flatMap((s) =>
+    s.monthlyIncomeCents === null ? [] : [s.monthlyIncomeCents],
+  );
+  if (known.length === 0) return 'decline';
+  const income = known.reduce((sum, cents) => sum + cents, 0);
+  // Thousandths of the threshold in integers, so a multiple of exactly 2.5 is not lost to floats.
+  return income * 1000 >= Math.round(group.incomeMultiplierThreshold * 1000) * group.monthlyRentCents
+    ? 'approve'
+    : 'decline';
+}
+
+/**
  * A screening group (spec 2.6, 2.7), as the create answer or a list answer shows it. The create
  * answer carries the unit appended to the street address, the list keeps it only in
  * `unit_number`, as the spec's samples do.
@@ -72,13 +90,7 @@ export function serializeScreeningGroup(
 ): ScreeningGroup {
   const status = groupStatus(group.screenings);
   const unit = group.unit ?? '';
-  // The deprecated recommendation only exists once every screening is done.
-  const recommendation =
-    status !== 'completed'
-      ? 'unavailable'
-      : group.screenings.some((s) => s.reasonCompleted === 'finished')
-        ? 'approve'
-        : 'decline';
+  const recommendation = status !== 'completed' ? 'unavailable' : recommend(group);
   return {
     id: group.id,
     screenings: group.screenings.map((s) => ({

@@ -119,6 +119,11 @@ export interface ScreeningRecord {
   status: Progress;
   /** Why the screening completed, or `not_completed`. */
   reasonCompleted: CompletionReason | 'not_completed';
+  /**
+   * Net monthly income the completed screening found, in cents: drawn when it finishes, `0`
+   * for `no_income`, `null` while not completed or when the outcome shows no income data.
+   */
+  monthlyIncomeCents: number | null;
 }
 
 /** A screening group (earlier family). */

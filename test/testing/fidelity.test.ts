@@ -212,6 +212,36 @@ describe('mock fidelity to the spec', () => {
     });
   });
 
+  it('"monthly_rent ... used for the net income to rent multiplier" against income_multiplier_threshold', async () => {
+    const recommendation = async (threshold: number) => {
+      const created = screeningGroupSchema.parse(
+        (
+          await call(
+            'POST',
+            '/api/v1/screening_groups',
+            screeningGroupBody({ income_multiplier_threshold: threshold }),
+          )
+        ).body,
+      );
+      for (const screening of created.screenings) mock.applicants.complete(screening.id, 'finished');
+      const held = mock.state.screeningGroups.find((g) => g.id === created.id);
+      const income = (held?.screenings ?? []).reduce((sum, s) => sum + (s.monthlyIncomeCents ?? 0), 0);
+      return { income, view: mock.groups.screeningGroup(created.id) };
+    };
+    // Each finished screening finds at least $1,500 a month: two of them pass 1x a $2,400 rent.
+    const low = await recommendation(1);
+    expect(low.income).toBeGreaterThanOrEqual(2 * 1_500_00);
+    expect(low.view).toMatchObject({ approval_recommendation: 'approve', income_multiplier_threshold: 1 });
+    // And at most $9,000 each: 10x the rent is out of reach.
+    const high = await recommendation(10);
+    expect(high.view).toMatchObject({ approval_recommendation: 'decline', income_multiplier_threshold: 10 });
+    // Without a threshold, the spec's default of 2.5 applies and shows in the answer.
+    const plain = screeningGroupSchema.parse(
+      (await call('POST', '/api/v1/screening_groups', screeningGroupBody())).body,
+    );
+    expect(plain.income_multiplier_threshold).toBe(2.5);
+  });
+
   describe('"applicant_id: Present only for individual reports; absent for household reports."', () => {
     let receiver: Receiver;
     beforeEach(async () => {
