@@ -1,5 +1,5 @@
 /**
- * The shared parts of one mock, handed to each concern (creation, queries, life cycle, handlers)
+ * The shared parts of one mock, handed to each concern (creation, queries, life cycle, routes)
  * so none of them reaches for globals.
  */
 import type { MockClock } from './clock.js';
@@ -10,7 +10,7 @@ import type { MockWebhookEvent } from './webhooks.js';
 
 /** Dependencies shared by the mock's modules. */
 export interface MockContext {
-  /** Origin the handlers answer on, without a trailing slash. */
+  /** Origin the mock answers on, without a trailing slash. */
   readonly baseUrl: string;
   readonly clientId: string;
   readonly secretKey: string;
