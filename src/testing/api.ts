@@ -47,7 +47,7 @@ export const DEFAULT_PAGE_SIZE = 25;
 
 /** Options of {@link createMockApi}. */
 export interface MockApiOptions {
-  /** Origin the handlers answer on (default `http://mock.verification.test`). */
+  /** Origin the mock answers on and mints PDF links under (default `http://mock.verification.test`). */
   baseUrl?: string;
   /** Seed of every generated id, token id and report figure (default 1). */
   seed?: number;
@@ -63,7 +63,7 @@ export interface MockApiOptions {
   webhookRetry?: Partial<WebhookRetryOptions>;
 }
 
-/** Everything a test drives and inspects the mock through, shared by the msw and server modes. */
+/** Everything a test drives and inspects the mock through, the same through every adapter. */
 export interface MockControls {
   /** Client id the auth endpoint accepts. */
   clientId: string;

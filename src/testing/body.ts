@@ -15,7 +15,7 @@ export async function readLimitedBody(request: Request, limit = MAX_BODY_BYTES):
   const declared = Number(request.headers.get('content-length') ?? '');
   const stream = request.body;
   if (Number.isFinite(declared) && declared > limit) {
-    await stream?.cancel().catch(() => undefined);
+    stream?.cancel().catch(() => undefined);
     return { ok: false };
   }
   if (!stream) return { ok: true, text: '' };
@@ -27,7 +27,9 @@ export async function readLimitedBody(request: Request, limit = MAX_BODY_BYTES):
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
-      await reader.cancel().catch(() => undefined);
+      // Not awaited: cancelling one branch of a tee'd body (msw clones requests) settles only
+      // once the other branch is cancelled too, which is not ours to do.
+      reader.cancel().catch(() => undefined);
       return { ok: false };
     }
     chunks.push(value);

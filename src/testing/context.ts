@@ -1,16 +1,16 @@
 /**
- * The shared parts of one mock, handed to each concern (creation, queries, life cycle, handlers)
+ * The shared parts of one mock, handed to each concern (creation, queries, life cycle, routes)
  * so none of them reaches for globals.
  */
 import type { MockClock } from './clock.js';
 import type { WritableOutbox } from './outbox.js';
 import type { Random } from './random.js';
 import type { MockStore } from './store.js';
-import type { WebhookEvent } from './webhooks.js';
+import type { MockWebhookEvent } from './webhooks.js';
 
 /** Dependencies shared by the mock's modules. */
 export interface MockContext {
-  /** Origin the handlers answer on, without a trailing slash. */
+  /** Origin the mock answers on, without a trailing slash. */
   readonly baseUrl: string;
   readonly clientId: string;
   readonly secretKey: string;
@@ -24,5 +24,5 @@ export interface MockContext {
   readonly store: MockStore;
   readonly outbox: WritableOutbox;
   /** Queues a webhook event for delivery to `url`. */
-  readonly emit: (url: string | null, event: WebhookEvent) => void;
+  readonly emit: (url: string | null, event: MockWebhookEvent) => void;
 }

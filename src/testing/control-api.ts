@@ -86,6 +86,16 @@ export function createControlRoutes(target: ControlTarget): Route[] {
     return jsonResponse({ now, iso: new Date(now).toISOString() });
   };
 
+  // A RegExp match (set from JS) is shown as its source text: JSON has no RegExp.
+  const pendingFaults = () =>
+    target.faults.pending().map((entry) => ({
+      ...entry,
+      match: entry.match && {
+        ...entry.match,
+        path: entry.match.path instanceof RegExp ? String(entry.match.path) : entry.match.path,
+      },
+    }));
+
   const addFault = (input: RouteRequest): Response => {
     const body = objectBody(input.body);
     if (!body.ok) return body.response;
@@ -109,17 +119,8 @@ export function createControlRoutes(target: ControlTarget): Route[] {
       return errorResponse(400, 'Invalid fault', { fields });
     }
     target.faults.next(count, parsedFault.data, parsedMatch.data);
-    return jsonResponse(target.faults.pending(), 201);
+    return jsonResponse(pendingFaults(), 201);
   };
-
-  const pendingFaults = () =>
-    target.faults.pending().map((entry) => ({
-      ...entry,
-      match: entry.match && {
-        ...entry.match,
-        path: entry.match.path instanceof RegExp ? String(entry.match.path) : entry.match.path,
-      },
-    }));
 
   const p = (path: string) => `${CONTROL_PREFIX}${path}`;
   return [

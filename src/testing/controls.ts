@@ -2,7 +2,7 @@
  * Test-side access to what the mock holds: the groups in wire form (as the API would return
  * them), the reports with their data, and report expiry.
  */
-import type { ApplicantGroup, ScreeningGroup } from '../schemas/index.js';
+import type { ApplicantGroup, ScreeningGroup } from 'applicant-verification';
 import type { MockContext } from './context.js';
 import { serializeApplicantGroup, serializeScreeningGroup } from './serialize.js';
 import type { ApplicantGroupRecord, ReportRecord, ScreeningGroupRecord } from './store.js';
@@ -64,16 +64,14 @@ export function createGroupViews(context: MockContext): GroupViews {
   return {
     applicant: () => store.applicantGroups.map((group) => serializeApplicantGroup(group, clock.now())),
     screening: () =>
-      store.screeningGroups.map((group) =>
-        serializeScreeningGroup(group, clock.now(), { appendUnit: false }),
-      ),
+      store.screeningGroups.map((group) => serializeScreeningGroup(group, clock.now(), { answer: 'list' })),
     applicantGroup(id) {
       const group = store.applicantGroup(id);
       return group && serializeApplicantGroup(group, clock.now());
     },
     screeningGroup(id) {
       const group = store.screeningGroup(id);
-      return group && serializeScreeningGroup(group, clock.now(), { appendUnit: false });
+      return group && serializeScreeningGroup(group, clock.now(), { answer: 'list' });
     },
   };
 }

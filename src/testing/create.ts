@@ -40,7 +40,8 @@ function invite(
   }
 }
 
-const cents = (dollars: number): number => Math.round(dollars * 100);
+// Rents are whole dollars (validation.ts refuses fractions), so this is exact.
+const cents = (dollars: number): number => dollars * 100;
 
 /** Creates, stores and (unless disabled) invites an applicant group. */
 export function createApplicantGroup(context: MockContext, body: ApplicantGroupCreate): ApplicantGroupRecord {
@@ -67,6 +68,8 @@ export function createApplicantGroup(context: MockContext, body: ApplicantGroupC
     isInvitationDisabled: body.is_invitation_disabled === true,
     blockBusinessAccounts: body.config?.block_business_accounts ?? null,
     createdAt: creationTime(context),
+    expiryStart: now,
+    completedAt: null,
     applicants: body.applicants.map((applicant) => {
       const requested = applicant.verifications ?? [];
       const kinds =
@@ -99,6 +102,7 @@ export function createApplicantGroup(context: MockContext, body: ApplicantGroupC
 
 /** Creates, stores and (unless disabled) invites a screening group. */
 export function createScreeningGroup(context: MockContext, body: ScreeningGroupCreate): ScreeningGroupRecord {
+  const now = context.clock.now();
   const group: ScreeningGroupRecord = {
     family: 'screening_group',
     id: context.ids.uuid(),
@@ -117,6 +121,8 @@ export function createScreeningGroup(context: MockContext, body: ScreeningGroupC
     webhookUrl: body.webhook_url ?? null,
     isInvitationDisabled: body.is_invitation_disabled === true,
     createdAt: creationTime(context),
+    expiryStart: now,
+    completedAt: null,
     hasReport: false,
     reportExpired: false,
     screenings: body.applicants.map((applicant) => ({
@@ -127,6 +133,7 @@ export function createScreeningGroup(context: MockContext, body: ScreeningGroupC
       phoneNumber: applicant.applicant_phone_number ?? null,
       status: 'not_started',
       reasonCompleted: 'not_completed',
+      monthlyIncomeCents: null,
     })),
   };
   context.store.addScreeningGroup(group);

@@ -1,10 +1,13 @@
 /**
  * `applicant-verification/testing`: a stateful fake of the whole Applicant Income and Asset
  * Verification API for tests, scripts and local development. `createMockServer` serves it over
- * real HTTP; `createMockApi` gives the same fake as msw handlers for in-process tests.
+ * real HTTP; `createMockApi` gives the same fake in process (`mock.fetch`, no sockets). msw
+ * handlers live in `applicant-verification/testing/msw`; nothing here needs msw.
  * @packageDocumentation
  * @module applicant-verification/testing
  */
+
+export { signWebhook, WEBHOOK_SIGNATURE_HEADER } from 'applicant-verification';
 export type {
   MockApi,
   MockApiOptions,
@@ -17,8 +20,10 @@ export {
   DEFAULT_PAGE_SIZE,
   DEFAULT_SECRET_KEY,
 } from './api.js';
+export { MAX_BODY_BYTES } from './body.js';
 export type { MockClock } from './clock.js';
 export { DEFAULT_START_TIME } from './clock.js';
+export { CONTROL_PREFIX } from './control-api.js';
 export type { GroupViews, MockReport, ReadonlyMockState, ReportControls } from './controls.js';
 export type {
   CommitDelayFault,
@@ -51,5 +56,11 @@ export type {
   VerificationRecord,
 } from './store.js';
 export { COMPLETION_REASONS, REQUEST_EXPIRY_MS } from './store.js';
-export type { Deliveries, DeliveryRecord, WebhookEvent, WebhookRetryOptions } from './webhooks.js';
+export type {
+  Deliveries,
+  DeliveryRecord,
+  HouseholdReportReadyEvent,
+  MockWebhookEvent,
+  WebhookRetryOptions,
+} from './webhooks.js';
 export { SIGNATURE_HEADER, signWebhookBody } from './webhooks.js';

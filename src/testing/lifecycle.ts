@@ -1,20 +1,18 @@
 /**
- * The applicant life cycle (spec part 3), driven by tests in place of real applicants:
- * not_started -> in_progress (start) -> completed (complete, with a reason) -> in_progress
- * (reopen). Works on applicant-group applicants and on screenings alike, by id. Each step
- * updates verification statuses, creates reports and emits the webhook events of issue 6.
+ * The applicant life cycle (docs/wire-contract.md, states and transitions), driven by tests in
+ * place of real applicants. One table holds every transition of both families: which states a
+ * step leaves from, where it goes, and what it does on the way in an applicant group (verification
+ * statuses, reports, events) and in a screening group (events). Works on applicant-group
+ * applicants and on screenings alike, by id.
  */
 import type { MockContext } from './context.js';
 import { createHouseholdReport, createIndividualReport } from './reports.js';
 import {
-  type ApplicantGroupRecord,
-  type ApplicantRecord,
   COMPLETION_REASONS,
   type CompletionReason,
   groupStatus,
+  type MemberLocation,
   type Progress,
-  type ScreeningGroupRecord,
-  type ScreeningRecord,
 } from './store.js';
 
 /** Options of {@link ApplicantControls.complete}. */
@@ -62,139 +60,188 @@ class LifecycleError extends Error {
   override name = 'LifecycleError';
 }
 
+/** A step a test takes on an applicant or screening. */
+type Step = 'start' | 'complete' | 'reopen';
+
+/** What a step needs: the member, its group, the reason (complete) and options. */
+interface StepInput {
+  context: MockContext;
+  reason: CompletionReason;
+  options: CompleteOptions;
+}
+
+/** One row of the transition table. */
+interface Transition {
+  /** States the step leaves from. */
+  from: readonly Progress[];
+  /** State the step arrives at. */
+  to: Progress;
+  /** What happens in an applicant group, after the member's status changed. */
+  applicantGroup(member: Extract<MemberLocation, { family: 'applicant_group' }>, input: StepInput): void;
+  /** What happens in a screening group, after the screening's status changed. */
+  screeningGroup(member: Extract<MemberLocation, { family: 'screening_group' }>, input: StepInput): void;
+}
+
+const screeningIds = (member: Extract<MemberLocation, { family: 'screening_group' }>) => ({
+  screening_group_id: member.group.id,
+  screening_id: member.screening.id,
+});
+
+// Reason-specific screening events follow the completion, as support-submitted outcomes do.
+const REASON_EVENTS: Partial<Record<CompletionReason, 'NO_BANK' | 'SHARE_BANK' | 'NO_INCOME'>> = {
+  no_bank: 'NO_BANK',
+  share_bank: 'SHARE_BANK',
+  no_income: 'NO_INCOME',
+};
+const BANK_EVENTS: Partial<Record<CompletionReason, 'BANK_NOT_SUPPORTED' | 'BANK_CANNOT_CONNECT'>> = {
+  missing_bank: 'BANK_NOT_SUPPORTED',
+  bank_cannot_connect: 'BANK_CANNOT_CONNECT',
+};
+
+/**
+ * Every transition of both families. `complete` from not_started runs `start` first (with its
+ * events), as if the applicant went through the whole flow.
+ */
+const TRANSITIONS: Record<Step, Transition> = {
+  start: {
+    from: ['not_started'],
+    to: 'in_progress',
+    applicantGroup({ group, applicant }, { context }) {
+      for (const verification of applicant.verifications) {
+        context.emit(group.webhookUrl, { code: 'VERIFICATION_STARTED', verification_id: verification.id });
+      }
+    },
+    screeningGroup(member, { context }) {
+      context.emit(member.group.webhookUrl, { code: 'BEGIN_SCREENING', ...screeningIds(member) });
+    },
+  },
+  complete: {
+    from: ['in_progress'],
+    to: 'completed',
+    applicantGroup({ group, applicant }, { context, reason }) {
+      applicant.reasonCompleted = reason;
+      for (const verification of applicant.verifications) {
+        context.emit(group.webhookUrl, {
+          code: 'VERIFICATION_COMPLETED',
+          verification_id: verification.id,
+          reason_completed: reason,
+        });
+      }
+      const individual = createIndividualReport(context, group, applicant);
+      context.emit(group.webhookUrl, {
+        code: 'REPORT_READY',
+        applicant_group_id: group.id,
+        applicant_id: applicant.id,
+        report_id: individual.id,
+        report_type: 'income',
+      });
+      if (groupStatus(group.applicants) === 'completed') {
+        const household = createHouseholdReport(context, group);
+        // A household report is about no single applicant: its event names none, as its
+        // report detail carries no applicant_id.
+        context.emit(group.webhookUrl, {
+          code: 'REPORT_READY',
+          applicant_group_id: group.id,
+          report_id: household.id,
+          report_type: 'income',
+        });
+      }
+    },
+    screeningGroup(member, { context, reason, options }) {
+      const { group } = member;
+      member.screening.reasonCompleted = reason;
+      // The income the screening found feeds the group's income-to-rent multiplier.
+      member.screening.monthlyIncomeCents =
+        reason === 'finished'
+          ? context.reportRandom.int(1_500_00, 9_000_00)
+          : reason === 'no_income'
+            ? 0
+            : null;
+      group.hasReport = true;
+      const url = group.webhookUrl;
+      context.emit(url, { code: 'SCREENING_COMPLETED', ...screeningIds(member) });
+      const plain = REASON_EVENTS[reason];
+      if (plain) context.emit(url, { code: plain, ...screeningIds(member) });
+      const withBank = BANK_EVENTS[reason];
+      if (withBank) {
+        const value = options.bankName ?? context.reportRandom.pick(BANKS);
+        context.emit(url, { code: withBank, ...screeningIds(member), value });
+      }
+      if (groupStatus(group.screenings) === 'completed') {
+        context.emit(url, { code: 'SCREENING_GROUP_COMPLETED', screening_group_id: group.id });
+      }
+    },
+  },
+  reopen: {
+    from: ['completed'],
+    to: 'in_progress',
+    applicantGroup({ applicant }) {
+      applicant.reasonCompleted = 'not_completed';
+    },
+    screeningGroup(member, { context }) {
+      member.screening.reasonCompleted = 'not_completed';
+      member.screening.monthlyIncomeCents = null;
+      context.emit(member.group.webhookUrl, { code: 'RE_OPEN_SCREENING', ...screeningIds(member) });
+    },
+  },
+};
+
+function statusOf(member: MemberLocation): Progress {
+  return member.family === 'applicant_group' ? member.applicant.status : member.screening.status;
+}
+
+function describe(member: MemberLocation): string {
+  return member.family === 'applicant_group'
+    ? `Applicant ${member.applicant.id}`
+    : `Screening ${member.screening.id}`;
+}
+
+// Moves the member, then keeps the group's expiry facts: the moment it became fully completed,
+// and a fresh 14-day window on a re-open (expiry is final until then).
+function apply(step: Step, member: MemberLocation, input: StepInput): void {
+  const transition = TRANSITIONS[step];
+  const status = statusOf(member);
+  if (!transition.from.includes(status)) {
+    const allowed = transition.from.join(' or ');
+    throw new LifecycleError(
+      status === 'completed' && step === 'complete'
+        ? `${describe(member)} is already completed`
+        : `${describe(member)} is ${status}; only a ${allowed} one can ${step === 'reopen' ? 're-open' : step}`,
+    );
+  }
+  const now = input.context.clock.now();
+  if (member.family === 'applicant_group') {
+    const { applicant } = member;
+    applicant.status = transition.to;
+    applicant.updatedAt = now;
+    for (const verification of applicant.verifications) verification.status = transition.to;
+  } else {
+    member.screening.status = transition.to;
+  }
+  const group = member.group;
+  const members = member.family === 'applicant_group' ? member.group.applicants : member.group.screenings;
+  if (step === 'reopen') group.expiryStart = now;
+  group.completedAt = groupStatus(members) === 'completed' ? now : null;
+  if (member.family === 'applicant_group') transition.applicantGroup(member, input);
+  else transition.screeningGroup(member, input);
+}
+
 /** Creates the life-cycle controls of one mock. */
 export function createApplicantControls(context: MockContext): ApplicantControls {
-  const find = (id: string) => {
+  const find = (id: string): MemberLocation => {
     const member = context.store.member(id);
     if (!member) throw new LifecycleError(`No applicant or screening with id ${id}`);
     return member;
   };
-
-  // --- applicant groups ------------------------------------------------------------------------
-
-  function setApplicant(applicant: ApplicantRecord, status: Progress): void {
-    applicant.status = status;
-    applicant.updatedAt = context.clock.now();
-    for (const verification of applicant.verifications) verification.status = status;
-  }
-
-  function startApplicant(group: ApplicantGroupRecord, applicant: ApplicantRecord): void {
-    if (applicant.status !== 'not_started') {
-      throw new LifecycleError(
-        `Applicant ${applicant.id} is ${applicant.status}; only a not_started one can start`,
-      );
-    }
-    setApplicant(applicant, 'in_progress');
-    for (const verification of applicant.verifications) {
-      context.emit(group.webhookUrl, { code: 'VERIFICATION_STARTED', verification_id: verification.id });
-    }
-  }
-
-  function completeApplicant(
-    group: ApplicantGroupRecord,
-    applicant: ApplicantRecord,
-    reason: CompletionReason,
-  ) {
-    if (applicant.status === 'completed')
-      throw new LifecycleError(`Applicant ${applicant.id} is already completed`);
-    if (applicant.status === 'not_started') startApplicant(group, applicant);
-    setApplicant(applicant, 'completed');
-    applicant.reasonCompleted = reason;
-    for (const verification of applicant.verifications) {
-      context.emit(group.webhookUrl, {
-        code: 'VERIFICATION_COMPLETED',
-        verification_id: verification.id,
-        reason_completed: reason,
-      });
-    }
-    const ready = [createIndividualReport(context, group, applicant)];
-    if (groupStatus(group.applicants) === 'completed') ready.push(createHouseholdReport(context, group));
-    for (const report of ready) {
-      // REPORT_READY requires an applicant_id; a household report names the applicant whose
-      // completion produced it.
-      context.emit(group.webhookUrl, {
-        code: 'REPORT_READY',
-        applicant_group_id: group.id,
-        applicant_id: report.applicantId ?? applicant.id,
-        report_id: report.id,
-        report_type: 'income',
-      });
-    }
-  }
-
-  function reopenApplicant(applicant: ApplicantRecord): void {
-    if (applicant.status !== 'completed') {
-      throw new LifecycleError(
-        `Applicant ${applicant.id} is ${applicant.status}; only a completed one can re-open`,
-      );
-    }
-    setApplicant(applicant, 'in_progress');
-    applicant.reasonCompleted = 'not_completed';
-  }
-
-  // --- screening groups ------------------------------------------------------------------------
-
-  const ids = (group: ScreeningGroupRecord, screening: ScreeningRecord) => ({
-    screening_group_id: group.id,
-    screening_id: screening.id,
+  const input = (reason: CompletionReason = 'finished', options: CompleteOptions = {}): StepInput => ({
+    context,
+    reason,
+    options,
   });
-
-  function startScreening(group: ScreeningGroupRecord, screening: ScreeningRecord): void {
-    if (screening.status !== 'not_started') {
-      throw new LifecycleError(
-        `Screening ${screening.id} is ${screening.status}; only a not_started one can start`,
-      );
-    }
-    screening.status = 'in_progress';
-    context.emit(group.webhookUrl, { code: 'BEGIN_SCREENING', ...ids(group, screening) });
-  }
-
-  function completeScreening(
-    group: ScreeningGroupRecord,
-    screening: ScreeningRecord,
-    reason: CompletionReason,
-    options: CompleteOptions,
-  ): void {
-    if (screening.status === 'completed')
-      throw new LifecycleError(`Screening ${screening.id} is already completed`);
-    if (screening.status === 'not_started') startScreening(group, screening);
-    screening.status = 'completed';
-    screening.reasonCompleted = reason;
-    group.hasReport = true;
-    const url = group.webhookUrl;
-    context.emit(url, { code: 'SCREENING_COMPLETED', ...ids(group, screening) });
-    // Reason-specific events follow the completion, as support-submitted outcomes do.
-    const bank = () => options.bankName ?? context.reportRandom.pick(BANKS);
-    if (reason === 'no_bank') context.emit(url, { code: 'NO_BANK', ...ids(group, screening) });
-    if (reason === 'share_bank') context.emit(url, { code: 'SHARE_BANK', ...ids(group, screening) });
-    if (reason === 'no_income') context.emit(url, { code: 'NO_INCOME', ...ids(group, screening) });
-    if (reason === 'missing_bank') {
-      context.emit(url, { code: 'BANK_NOT_SUPPORTED', ...ids(group, screening), value: bank() });
-    }
-    if (reason === 'bank_cannot_connect') {
-      context.emit(url, { code: 'BANK_CANNOT_CONNECT', ...ids(group, screening), value: bank() });
-    }
-    if (groupStatus(group.screenings) === 'completed') {
-      context.emit(url, { code: 'SCREENING_GROUP_COMPLETED', screening_group_id: group.id });
-    }
-  }
-
-  function reopenScreening(group: ScreeningGroupRecord, screening: ScreeningRecord): void {
-    if (screening.status !== 'completed') {
-      throw new LifecycleError(
-        `Screening ${screening.id} is ${screening.status}; only a completed one can re-open`,
-      );
-    }
-    screening.status = 'in_progress';
-    screening.reasonCompleted = 'not_completed';
-    context.emit(group.webhookUrl, { code: 'RE_OPEN_SCREENING', ...ids(group, screening) });
-  }
 
   return {
     start(id) {
-      const member = find(id);
-      if (member.family === 'applicant_group') startApplicant(member.group, member.applicant);
-      else startScreening(member.group, member.screening);
+      apply('start', find(id), input());
     },
     complete(id, reason = 'finished', options = {}) {
       if (!(COMPLETION_REASONS as readonly string[]).includes(reason)) {
@@ -203,13 +250,11 @@ export function createApplicantControls(context: MockContext): ApplicantControls
         );
       }
       const member = find(id);
-      if (member.family === 'applicant_group') completeApplicant(member.group, member.applicant, reason);
-      else completeScreening(member.group, member.screening, reason, options);
+      if (statusOf(member) === 'not_started') apply('start', member, input());
+      apply('complete', member, input(reason, options));
     },
     reopen(id) {
-      const member = find(id);
-      if (member.family === 'applicant_group') reopenApplicant(member.applicant);
-      else reopenScreening(member.group, member.screening);
+      apply('reopen', find(id), input());
     },
     get(id) {
       const member = find(id);

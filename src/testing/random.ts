@@ -63,10 +63,20 @@ export function createRandom(seed: number, stream = 0): Random {
     for (let i = 0; i < 12; i++) next();
   };
   reset();
+  return { ...randomFrom(next), reset };
+}
 
-  const bytes = (count: number): number[] => Array.from({ length: count }, () => Math.floor(next() * 256));
-  const toHex = (values: number[]): string => values.map((v) => v.toString(16).padStart(2, '0')).join('');
+const toHex = (values: number[]): string => values.map((v) => v.toString(16).padStart(2, '0')).join('');
 
+function uuidFrom(b: number[]): string {
+  b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
+  b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
+  const h = toHex(b);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+/** The draws every source offers, built on its float stream. */
+function drawsFrom(next: () => number): Pick<Random, 'next' | 'int' | 'pick' | 'chance'> {
   return {
     next,
     int: (min, max) => min + Math.floor(next() * (max - min + 1)),
@@ -75,15 +85,22 @@ export function createRandom(seed: number, stream = 0): Random {
       if (item === undefined) throw new Error('pick() needs a non-empty list');
       return item;
     },
-    uuid: () => {
-      const b = bytes(16);
-      b[6] = ((b[6] ?? 0) & 0x0f) | 0x40;
-      b[8] = ((b[8] ?? 0) & 0x3f) | 0x80;
-      const h = toHex(b);
-      return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-    },
-    hex: (count) => toHex(bytes(count)),
     chance: (p) => next() < p,
-    reset,
+  };
+}
+
+/**
+ * A `Random` over a float source the caller seeded (floats in [0, 1)); it cannot `reset()`.
+ * Lets callers that hold a plain seeded function use the report generator.
+ */
+export function randomFrom(next: () => number): Random {
+  const bytes = (count: number): number[] => Array.from({ length: count }, () => Math.floor(next() * 256));
+  return {
+    ...drawsFrom(next),
+    uuid: () => uuidFrom(bytes(16)),
+    hex: (count) => toHex(bytes(count)),
+    reset() {
+      throw new Error('A Random built from a plain function cannot be reset');
+    },
   };
 }

@@ -4,7 +4,7 @@
  * valid 2 hours on the mock clock from the moment the report detail was read (spec 4.4, 8).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { IncomeReportData, VerificationReport } from '../schemas/index.js';
+import type { IncomeReportData, VerificationReport } from 'applicant-verification';
 import type { MockContext } from './context.js';
 import { buildIncomeReportData, generateVerificationReport, type ReportContext } from './report-data.js';
 import type { ApplicantGroupRecord, ApplicantRecord, ReportRecord } from './store.js';
@@ -50,6 +50,7 @@ function reportContext(group: ApplicantGroupRecord, now: number): ReportContext 
     propertyName: group.property.name,
     monthlyRentCents: group.monthlyRentCents,
     createdAt: new Date(now),
+    blockBusinessAccounts: group.blockBusinessAccounts,
   };
 }
 
@@ -116,13 +117,15 @@ export function createIndividualReport(
   const ctx = reportContext(group, context.clock.now());
   const entries = applicant.verifications.map((verification) =>
     generateVerificationReport(
-      context.reportRandom.next,
+      context.reportRandom,
       {
         applicantId: applicant.id,
         verificationId: verification.id,
         fullName: `${applicant.firstName} ${applicant.lastName}`,
         email: applicant.email,
         reasonCompleted: applicant.reasonCompleted,
+        verificationType: verification.type,
+        allowedIncomeSources: verification.allowedIncomeSources,
       },
       ctx,
     ),

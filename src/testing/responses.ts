@@ -1,5 +1,5 @@
 /**
- * Response builders shared by the handlers: JSON bodies and the JSON error shape
+ * Response builders shared by the routes: JSON bodies and the JSON error shape
  * `{ error, message, fields? }` used for every 4xx and 5xx the mock sends.
  */
 /** One invalid field of a request body or query. */

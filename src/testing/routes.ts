@@ -148,7 +148,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     if (!result.ok) return errorResponse(400, 'Invalid query parameters', { fields: result.fields });
     const now = clock.now();
     return jsonResponse({
-      screening_groups: result.page.items.map((g) => serializeScreeningGroup(g, now, { appendUnit: false })),
+      screening_groups: result.page.items.map((g) => serializeScreeningGroup(g, now, { answer: 'list' })),
       total_count: result.page.totalCount,
     });
   };
@@ -170,7 +170,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     }
     const group = createScreeningGroup(context, parsed.value);
     lagLists(fault, group.id);
-    return jsonResponse(serializeScreeningGroup(group, clock.now(), { appendUnit: true }));
+    return jsonResponse(serializeScreeningGroup(group, clock.now(), { answer: 'create' }));
   };
 
   // Pre-signed links: the signature is the credential, so an Authorization header is refused

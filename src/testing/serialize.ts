@@ -2,7 +2,12 @@
  * Records to wire objects (spec part 2). Built on every read, so computed fields (status,
  * is_expired) follow the mock clock and the life cycle without being stored twice.
  */
-import type { ApplicantGroup, IncomeReportDetail, ReportSummary, ScreeningGroup } from '../schemas/index.js';
+import type {
+  ApplicantGroup,
+  IncomeReportDetail,
+  ReportSummary,
+  ScreeningGroup,
+} from 'applicant-verification';
 import {
   type ApplicantGroupRecord,
   groupStatus,
@@ -40,13 +45,14 @@ export function serializeApplicantGroup(group: ApplicantGroupRecord, now: number
     is_decision_maker_paying: group.isDecisionMakerPaying,
     correlation_id: group.correlationId,
     verification_types: types.length > 0 ? types : [DEFAULT_VERIFICATION_TYPE],
-    is_expired: isGroupExpired(group.createdAt, status, now),
+    is_expired: isGroupExpired(group, now),
     applicants: group.applicants.map((applicant) => ({
       id: applicant.id,
       first_name: applicant.firstName,
       last_name: applicant.lastName,
       email: applicant.email,
-      phone_number: applicant.phoneNumber,
+      // Absent, not null, when none was given: the wire has phone_number as a plain string.
+      ...(applicant.phoneNumber === null ? {} : { phone_number: applicant.phoneNumber }),
       created_at: iso(applicant.createdAt),
       updated_at: iso(applicant.updatedAt),
       verifications: applicant.verifications.map((v) => ({ id: v.id, type: v.type, status: v.status })),
@@ -55,23 +61,36 @@ export function serializeApplicantGroup(group: ApplicantGroupRecord, now: number
 }
 
 /**
- * A screening group (spec 2.6, 2.7). The create response carries the unit appended to the street
- * address (`appendUnit`), the list keeps it only in `unit_number`, as the spec's samples do.
+ * The deprecated recommendation, once every screening is done: "monthly_rent ... used for the
+ * net income to rent multiplier" against `income_multiplier_threshold` (default 2.5). Approve
+ * when the household's monthly income reaches threshold x rent; decline otherwise, and when no
+ * screening found income data.
+ */
+function recommend(group: ScreeningGroupRecord): 'approve' | 'decline' {
+  const known = group.screenings.flatMap((s) =>
+    s.monthlyIncomeCents === null ? [] : [s.monthlyIncomeCents],
+  );
+  if (known.length === 0) return 'decline';
+  const income = known.reduce((sum, cents) => sum + cents, 0);
+  // Thousandths of the threshold in integers, so a multiple of exactly 2.5 is not lost to floats.
+  return income * 1000 >= Math.round(group.incomeMultiplierThreshold * 1000) * group.monthlyRentCents
+    ? 'approve'
+    : 'decline';
+}
+
+/**
+ * A screening group (spec 2.6, 2.7), as the create answer or a list answer shows it. The create
+ * answer carries the unit appended to the street address, the list keeps it only in
+ * `unit_number`, as the spec's samples do.
  */
 export function serializeScreeningGroup(
   group: ScreeningGroupRecord,
   now: number,
-  options: { appendUnit: boolean },
+  options: { answer: 'create' | 'list' },
 ): ScreeningGroup {
   const status = groupStatus(group.screenings);
   const unit = group.unit ?? '';
-  // The deprecated recommendation only exists once every screening is done.
-  const recommendation =
-    status !== 'completed'
-      ? 'unavailable'
-      : group.screenings.some((s) => s.reasonCompleted === 'finished')
-        ? 'approve'
-        : 'decline';
+  const recommendation = status !== 'completed' ? 'unavailable' : recommend(group);
   return {
     id: group.id,
     screenings: group.screenings.map((s) => ({
@@ -85,13 +104,15 @@ export function serializeScreeningGroup(
     status,
     property_name: group.propertyName,
     property_street_address:
-      options.appendUnit && unit ? `${group.streetAddress}, ${unit}` : group.streetAddress,
+      options.answer === 'create' && unit ? `${group.streetAddress}, ${unit}` : group.streetAddress,
     unit_number: unit,
     monthly_rent_cents: group.monthlyRentCents,
     approval_recommendation: recommendation,
     is_decision_maker_paying: group.isDecisionMakerPaying,
-    is_expired: isGroupExpired(group.createdAt, status, now),
-    is_report_expired: group.hasReport && group.reportExpired,
+    is_expired: isGroupExpired(group, now),
+    // "False when no report exists. A list response sample also carries null": the create
+    // answer says false, list answers say null until a report exists.
+    is_report_expired: group.hasReport ? group.reportExpired : options.answer === 'create' ? false : null,
     decision_maker_display_name: group.decisionMakerDisplayName,
     income_multiplier_threshold: group.incomeMultiplierThreshold,
     correlation_id: group.correlationId,

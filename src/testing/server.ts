@@ -40,21 +40,28 @@ function originFor(host: string, port: number): string {
 // The request body as a web stream that reads from the socket only when the core pulls, so an
 // upload the core stops reading is never buffered here.
 function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  // Set once the core stops reading: later socket events must not touch the closed stream.
+  let cancelled = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       req.pause();
       req.on('data', (chunk: Buffer) => {
+        if (cancelled) return;
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
         if ((controller.desiredSize ?? 0) <= 0) req.pause();
       });
-      req.once('end', () => controller.close());
-      req.once('error', (error) => controller.error(error));
+      req.once('end', () => {
+        if (!cancelled) controller.close();
+      });
+      req.once('error', (error) => {
+        if (!cancelled) controller.error(error);
+      });
     },
     pull() {
       req.resume();
     },
     cancel() {
-      req.removeAllListeners('data');
+      cancelled = true;
       req.pause();
     },
   });

@@ -3,8 +3,9 @@
  * with camelCase fields. Wire objects are built from them on every read (serialize.ts), so
  * computed fields (status, is_expired) always reflect the current mock clock.
  */
-import { COMPLETION_REASONS } from '../schemas/common.js';
-import type { IncomeReportData } from '../schemas/index.js';
+
+import type { IncomeReportData } from 'applicant-verification';
+import { COMPLETION_REASONS } from 'applicant-verification';
 
 /** Outcomes of a completed screening or verification (spec 2.7), shared with the SDK's schemas. */
 export { COMPLETION_REASONS };
@@ -94,6 +95,10 @@ export interface ApplicantGroupRecord {
   blockBusinessAccounts: boolean | null;
   /** Epoch ms with a sub-millisecond fraction (the wire carries float seconds). */
   createdAt: number;
+  /** When the group's 14 days began: creation, or the latest re-open. */
+  expiryStart: number;
+  /** When every member last became completed (mock clock); `null` while any is not. */
+  completedAt: number | null;
   /** The applicants of the group. */
   applicants: ApplicantRecord[];
 }
@@ -114,6 +119,11 @@ export interface ScreeningRecord {
   status: Progress;
   /** Why the screening completed, or `not_completed`. */
   reasonCompleted: CompletionReason | 'not_completed';
+  /**
+   * Net monthly income the completed screening found, in cents: drawn when it finishes, `0`
+   * for `no_income`, `null` while not completed or when the outcome shows no income data.
+   */
+  monthlyIncomeCents: number | null;
 }
 
 /** A screening group (earlier family). */
@@ -152,6 +162,10 @@ export interface ScreeningGroupRecord {
   isInvitationDisabled: boolean;
   /** Epoch ms with a sub-millisecond fraction (the wire carries it as is). */
   createdAt: number;
+  /** When the group's 14 days began: creation, or the latest re-open. */
+  expiryStart: number;
+  /** When every screening last became completed (mock clock); `null` while any is not. */
+  completedAt: number | null;
   /** Whether a report exists: set when the first screening completes. */
   hasReport: boolean;
   /** Set by `reports.expire(screeningGroupId)`. */
@@ -192,13 +206,25 @@ export function groupStatus(members: readonly { status: Progress }[]): Progress 
   return 'in_progress';
 }
 
+/** The facts expiry is computed from. */
+export interface ExpiryWindow {
+  /** Start of the 14 days: creation, or the latest re-open. */
+  expiryStart: number;
+  /** When the group became fully completed; `null` while it is not. */
+  completedAt: number | null;
+}
+
 /**
- * Whether a group has expired: not fully completed by 14 days after creation. Computed on every
- * read from the mock clock, so `clock.advance()` alone makes a group expire.
+ * Whether a group has expired: "a request not fully completed within 14 days expires; is_expired
+ * then reports true" (docs/wire-contract.md). Expiry is final: completing the group after the
+ * deadline leaves it expired; only a re-open starts a new window. Computed on every read from
+ * the mock clock, so `clock.advance()` alone makes a group expire.
  */
-export function isGroupExpired(createdAt: number, status: Progress, now: number): boolean {
+export function isGroupExpired(window: ExpiryWindow, now: number): boolean {
   // Whole milliseconds: the sub-millisecond fraction of creation times is cosmetic.
-  return status !== 'completed' && now >= Math.floor(createdAt) + REQUEST_EXPIRY_MS;
+  const deadline = Math.floor(window.expiryStart) + REQUEST_EXPIRY_MS;
+  if (now < deadline) return false;
+  return window.completedAt === null || window.completedAt >= deadline;
 }
 
 /** Where an applicant-group applicant or a screening lives. */

@@ -3,8 +3,9 @@
  * field is reported by its path (`applicants[0].email`) in the 400 body. The mock checks on its
  * own, independently of the SDK's request schemas, so it can catch what the SDK lets through.
  */
+
+import { stateNameForCode } from 'applicant-verification';
 import { z } from 'zod';
-import { stateNameForCode } from '../helpers/states.js';
 import type { FieldError } from './responses.js';
 
 // E.164: a plus, a non-zero country code digit, at most 15 digits in all.
@@ -39,14 +40,24 @@ function phone(name: string) {
     .nullish();
 }
 
+/** Highest monthly rent accepted, in dollars: past it a figure is a typo (cents sent as dollars). */
+export const MONTHLY_RENT_MAX_DOLLARS = 100_000;
+
+/**
+ * The rent rule: "monthly_rent | number, integer | Dollars" (docs/wire-contract.md), a positive
+ * whole number of dollars up to {@link MONTHLY_RENT_MAX_DOLLARS}. The same rule as the SDK's
+ * request schema, so the mock refuses what a careless client lets through; once the SDK exports
+ * its rent rule, this one function is what to point at it.
+ */
 function rent() {
   return z
     .number({
       error: (issue) =>
         issue.input === undefined ? 'monthly_rent is required' : 'monthly_rent must be a number',
     })
+    .int('monthly_rent must be a whole number of dollars (not cents, no fractions)')
     .positive('monthly_rent must be a positive amount of dollars')
-    .max(10_000_000, 'monthly_rent is too large');
+    .max(MONTHLY_RENT_MAX_DOLLARS, `monthly_rent must be at most ${MONTHLY_RENT_MAX_DOLLARS} dollars`);
 }
 
 const webhookUrl = z.url({ protocol: /^https?$/, error: 'webhook_url must be an http(s) URL' }).nullish();

@@ -7,16 +7,26 @@
  * Sent with undici's `request` on a private Agent: real network traffic even when msw
  * intercepts `fetch` in the same process, so a test's receiver sees what a server would.
  */
-import { createHmac } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  type KnownWebhookEvent,
+  type ReportReadyEvent,
+  signWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+} from 'applicant-verification';
 import { Agent, request } from 'undici';
-import type { KnownWebhookEvent } from '../schemas/webhooks.js';
 
-/** An event the mock sends (the SDK's known event shapes). */
-export type WebhookEvent = KnownWebhookEvent;
+/** `REPORT_READY` of a household report: about no single applicant, so without `applicant_id`. */
+export type HouseholdReportReadyEvent = Omit<ReportReadyEvent, 'applicant_id'>;
 
-/** Name of the signature header. */
-export const SIGNATURE_HEADER = 'Verification-Signature';
+/** An event the mock sends: the SDK's known event shapes, and household `REPORT_READY`. */
+export type MockWebhookEvent = KnownWebhookEvent | HouseholdReportReadyEvent;
+
+/**
+ * Name of the signature header.
+ * @deprecated Use `WEBHOOK_SIGNATURE_HEADER` (the same value, also exported by the main entry).
+ */
+export const SIGNATURE_HEADER = WEBHOOK_SIGNATURE_HEADER;
 
 /** Retry policy of deliveries. */
 export interface WebhookRetryOptions {
@@ -31,7 +41,7 @@ export interface DeliveryRecord {
   /** The receiver (`webhook_url` of the group). */
   url: string;
   /** The event as sent. */
-  event: WebhookEvent;
+  event: MockWebhookEvent;
   /** The exact raw body sent. */
   body: string;
   /** The `Verification-Signature` header value. */
@@ -59,7 +69,7 @@ export interface Deliveries {
 /** Deliveries plus the hooks the mock itself uses. */
 export interface WebhookDeliverer extends Deliveries {
   /** Queues `event` for delivery to `url`. */
-  enqueue(url: string, event: WebhookEvent): void;
+  enqueue(url: string, event: MockWebhookEvent): void;
   /** Stops retries and releases sockets; later events are recorded but not sent. */
   close(): Promise<void>;
 }
@@ -67,10 +77,11 @@ export interface WebhookDeliverer extends Deliveries {
 /** Default retry policy: 3 attempts, 50 ms doubling. */
 export const DEFAULT_WEBHOOK_RETRY: WebhookRetryOptions = { attempts: 3, baseDelayMs: 50 };
 
-/** Signs a raw body as the mock does: lowercase hex HMAC-SHA256 keyed with `secretKey`. */
-export function signWebhookBody(body: string, secretKey: string): string {
-  return createHmac('sha256', secretKey).update(body).digest('hex');
-}
+/**
+ * Signs a raw body as the mock does: lowercase hex HMAC-SHA256 keyed with `secretKey`.
+ * @deprecated Use `signWebhook` (the same function, also exported by the main entry).
+ */
+export const signWebhookBody: (body: string, secretKey: string) => string = signWebhook;
 
 /** Creates the deliverer of one mock. */
 export function createWebhookDeliverer(secretKey: string, retry: WebhookRetryOptions): WebhookDeliverer {
@@ -89,7 +100,7 @@ export function createWebhookDeliverer(secretKey: string, retry: WebhookRetryOpt
         headers: {
           'content-type': 'application/json',
           'user-agent': 'applicant-verification-mock',
-          [SIGNATURE_HEADER]: record.signature,
+          [WEBHOOK_SIGNATURE_HEADER]: record.signature,
         },
         dispatcher: agent,
         signal: stop.signal,
@@ -135,7 +146,7 @@ export function createWebhookDeliverer(secretKey: string, retry: WebhookRetryOpt
         url,
         event,
         body,
-        signature: signWebhookBody(body, secretKey),
+        signature: signWebhook(body, secretKey),
         attempts: 0,
         status: null,
         delivered: false,

@@ -1,10 +1,60 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { applicantGroupListResponseSchema } from '../../src/schemas/index.js';
+import {
+  applicantGroupListResponseSchema,
+  applicantGroupReportsSchema,
+  applicantGroupSchema,
+  reportDetailSchema,
+} from '../../src/schemas/index.js';
 import { applicantGroupBody, call, expectOk, login } from './helpers.js';
 
 const bin = fileURLToPath(new URL('../../src/testing/bin.ts', import.meta.url));
+
+/** Starts the bin; resolves once it printed its export lines. */
+async function startBin(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  }) as ChildProcessWithoutNullStreams;
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let stdout = '';
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  child.stdout.setEncoding('utf8');
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: string) => {
+      stdout += chunk;
+      if (stdout.includes('VERIFICATION_SECRET_KEY=')) resolve();
+    });
+    child.on('exit', () => reject(new Error(`bin exited early: ${stdout}${stderr}`)));
+  });
+  const url = /export VERIFICATION_BASE_URL=(\S+)/.exec(stdout)?.[1] ?? '';
+  return {
+    url,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    async stop() {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+// JSON over plain fetch, as a suite in any language would call the bin.
+async function http(method: string, url: string, options: { token?: string; body?: unknown } = {}) {
+  const response = await fetch(url, {
+    method,
+    headers: {
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: options.body === undefined ? null : JSON.stringify(options.body),
+  });
+  return response;
+}
 
 describe('applicant-verification-mock bin', () => {
   it('prints URL, credentials and export lines, serves the API, and exits 0 on SIGTERM', async () => {
@@ -56,5 +106,91 @@ describe('applicant-verification-mock bin', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(1);
     expect(stderr).toContain('--port must be an integer');
+  });
+
+  it('walks a group from invitation to a downloaded PDF with fetch calls to the API and /__mock/ only', async () => {
+    const mock = await startBin(['--port', '0']);
+    try {
+      expect(mock.stdout()).toContain(`control API: ${mock.url}/__mock`);
+      const auth = await http('POST', `${mock.url}/api/v1/tenants/auth`, {
+        body: { client_id: 'mock-client-id', secret_key: 'mock-secret-key' },
+      });
+      const token = (auth.headers.get('authorization') ?? '').replace(/^Bearer /, '');
+      const group = applicantGroupSchema.parse(
+        await (
+          await http('POST', `${mock.url}/api/v1/applicant_groups`, { token, body: applicantGroupBody() })
+        ).json(),
+      );
+      const outbox = (await (await http('GET', `${mock.url}/__mock/outbox`)).json()) as { to: string }[];
+      expect(outbox.map((entry) => entry.to)).toEqual([
+        'ada@example.com',
+        '+14155550123',
+        'charles@example.com',
+      ]);
+      for (const applicant of group.applicants) {
+        const started = await http('POST', `${mock.url}/__mock/applicants/${applicant.id}/start`);
+        expect(await started.json()).toMatchObject({ status: 'in_progress' });
+        const completed = await http('POST', `${mock.url}/__mock/applicants/${applicant.id}/complete`, {
+          body: { reason: 'finished' },
+        });
+        expect(await completed.json()).toMatchObject({ status: 'completed', reasonCompleted: 'finished' });
+      }
+      const reports = applicantGroupReportsSchema.parse(
+        await (
+          await http('GET', `${mock.url}/api/v1/applicant_groups/${group.id}/reports`, { token })
+        ).json(),
+      );
+      const detail = reportDetailSchema.parse(
+        await (
+          await http('GET', `${mock.url}/api/v1/reports/${reports.household_reports[0]?.id}`, { token })
+        ).json(),
+      );
+      const pdf = await fetch(detail.pdf_url);
+      expect(pdf.headers.get('content-type')).toBe('application/pdf');
+      expect(
+        Buffer.from(await pdf.arrayBuffer())
+          .subarray(0, 5)
+          .toString('latin1'),
+      ).toBe('%PDF-');
+
+      // Two hours later the link has expired; a reset forgets everything.
+      await http('POST', `${mock.url}/__mock/clock/advance`, { body: { ms: 2 * 60 * 60 * 1000 + 1 } });
+      expect((await fetch(detail.pdf_url)).status).toBe(403);
+      expect((await http('POST', `${mock.url}/__mock/reset`)).status).toBe(200);
+      expect(await (await http('GET', `${mock.url}/__mock/outbox`)).json()).toEqual([]);
+    } finally {
+      expect(await mock.stop()).toBe(0);
+    }
+  });
+
+  it('warns on a non-loopback host, naming the default credentials and how to set others', async () => {
+    const mock = await startBin(['--port', '0', '--host', '0.0.0.0']);
+    try {
+      const warning = mock.stderr();
+      expect(warning).toContain('Warning: the mock listens on 0.0.0.0');
+      expect(warning).toContain('client id "mock-client-id"');
+      expect(warning).toContain('secret key "mock-secret-key"');
+      expect(warning).toContain('--client-id and --secret-key');
+      expect(warning).toContain('VERIFICATION_MOCK_SECRET_KEY');
+    } finally {
+      await mock.stop();
+    }
+    const quiet = await startBin(['--port', '0']);
+    await quiet.stop();
+    expect(quiet.stderr()).toBe('');
+  });
+
+  it('takes credentials from the options or the environment, and does not echo a chosen secret', async () => {
+    const mock = await startBin(['--port', '0', '--client-id', 'team-client'], {
+      VERIFICATION_MOCK_SECRET_KEY: 'team-chosen-key',
+    });
+    try {
+      expect(mock.stdout()).toContain('export VERIFICATION_CLIENT_ID=team-client');
+      expect(mock.stdout()).not.toContain('team-chosen-key');
+      const token = await login({ url: mock.url, clientId: 'team-client', secretKey: 'team-chosen-key' });
+      expect(token.length).toBeGreaterThan(20);
+    } finally {
+      await mock.stop();
+    }
   });
 });

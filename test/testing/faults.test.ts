@@ -159,7 +159,7 @@ describe('mock fault injection', () => {
         `/api/v1/applicant_groups?correlation_id=${encodeURIComponent(correlationId)}`,
         { token },
       );
-      return expectOk(answer, applicantGroupListResponseSchema).total_count;
+      return expectOk(answer, applicantGroupListResponseSchema).total_count ?? 0;
     };
 
     it('commitDelayMs: a client that times out first leaves no group; the group appears once the hold ends', async () => {

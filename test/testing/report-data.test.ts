@@ -59,9 +59,7 @@ function applicant(i: number, reasonCompleted: string): ReportApplicant {
 
 function household(seed: number, reasons: readonly string[], ctx: ReportContext = context): IncomeReportData {
   const random = createRandom(seed, 7);
-  const entries = reasons.map((reason, i) =>
-    generateVerificationReport(random.next, applicant(i, reason), ctx),
-  );
+  const entries = reasons.map((reason, i) => generateVerificationReport(random, applicant(i, reason), ctx));
   return buildIncomeReportData(ctx, entries);
 }
 
@@ -412,8 +410,8 @@ describe('generateVerificationReport / buildIncomeReportData', () => {
 
   it('builds an individual report from one entry and a household report from all, without crashing on sparse entries', () => {
     const random = createRandom(9, 7);
-    const a = generateVerificationReport(random.next, applicant(0, 'finished'), context);
-    const b = generateVerificationReport(random.next, applicant(1, 'finished'), context);
+    const a = generateVerificationReport(random, applicant(0, 'finished'), context);
+    const b = generateVerificationReport(random, applicant(1, 'finished'), context);
     const individual = buildIncomeReportData(context, [a]);
     expect(individual.reports).toEqual([a]);
     expect(individual.recurring?.total).toBe(a.recurring?.total);
