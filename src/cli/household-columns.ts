@@ -41,8 +41,7 @@ export const HOUSEHOLD_COLUMNS = [
     name: 'verification_types',
     required: false,
     level: 'applicant',
-    description:
-      'Separated by ";": payroll_income_verification, identity_verification, asset_verification',
+    description: 'Separated by ";": payroll_income_verification, identity_verification, asset_verification',
   },
   { name: 'property_name', required: true, level: 'household', description: 'Property name' },
   { name: 'street_address', required: true, level: 'household', description: 'Street address' },
