@@ -63,7 +63,7 @@ async function handleEvent(event: WebhookEvent): Promise<void> {
       const report = await client.reports.retrieve(event.report_id);
       const monthly = isIncomeReport(report) ? report.data.recurring?.three_month_avg_monthly : undefined;
       // A household report names no applicant.
-      const subject = event.applicant_id ? who(event.applicant_id) : 'the household';
+      const subject = report.applicant_id ? who(report.applicant_id) : 'the household';
       console.log(
         `${event.code.padEnd(22)} ${event.report_type} report for ${subject}: recurring $${Math.round(monthly ?? 0).toLocaleString('en-US')}/month`,
       );

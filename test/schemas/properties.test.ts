@@ -16,6 +16,8 @@ import {
   incomeReportDataSchema,
   incomeStreamSchema,
   incomeSummarySchema,
+  MONTHLY_RENT_MAX_DOLLARS,
+  monthlyRentProblem,
   payrollConnectionSchema,
   paystubSchema,
   propertySchema,
@@ -150,7 +152,10 @@ const email = fc
   .filter(([local]) => !local.includes('..'))
   .map(([local, domain, tld]) => `${local}@${domain}.${tld}`);
 const phone = fc.stringMatching(/^\+[1-9]\d{6,14}$/);
-const rent = fc.double({ min: 0.01, max: 1_000_000, noNaN: true });
+/** A valid rent: whole dollars up to the ceiling. */
+const rent = fc.integer({ min: 1, max: MONTHLY_RENT_MAX_DOLLARS });
+/** A rent of any kind: valid, fractional, cents-like or huge. */
+const anyRent = fc.oneof(rent, fc.double({ min: -10, max: 1e12, noNaN: true }));
 const stateName = fc.constantFrom(...US_STATES.map((state) => state.name));
 
 /** Either a valid value, a random JSON value, or nothing: mostly-plausible bodies. */
@@ -187,7 +192,7 @@ const applicantGroupBody = fc.record(
       }),
     ),
     decision_maker_display_name: maybe(word),
-    monthly_rent: maybe(rent),
+    monthly_rent: maybe(anyRent),
     webhook_url: maybe(fc.webUrl()),
     is_invitation_disabled: maybe(fc.boolean()),
     correlation_id: maybe(word),
@@ -219,7 +224,7 @@ const screeningGroupBody = fc.record(
     ),
     is_decision_maker_paying: maybe(fc.boolean()),
     decision_maker_display_name: maybe(word),
-    monthly_rent: maybe(rent),
+    monthly_rent: maybe(anyRent),
     income_multiplier_threshold: maybe(fc.double({ min: 0.1, max: 10, noNaN: true })),
     criteria_rule_set_id: maybe(word),
     webhook_url: maybe(fc.webUrl()),
@@ -244,6 +249,16 @@ function checkRequest(schema: AnySchema, body: unknown): void {
 }
 
 describe('request schemas pass a body or reject it with RequestValidationError', () => {
+  it('monthly_rent passes exactly when it is whole dollars from 1 to the ceiling', () => {
+    fc.assert(
+      fc.property(anyRent, (value) => {
+        const valid = Number.isInteger(value) && value >= 1 && value <= MONTHLY_RENT_MAX_DOLLARS;
+        expect(monthlyRentProblem(value) === undefined).toBe(valid);
+        if (value > MONTHLY_RENT_MAX_DOLLARS) expect(monthlyRentProblem(value)).toMatch(/not cents/);
+      }),
+    );
+  });
+
   it('applicant group create: near-valid bodies', () => {
     fc.assert(
       fc.property(applicantGroupBody, (body) => checkRequest(applicantGroupCreateParamsSchema, body)),
