@@ -51,7 +51,7 @@ export class ApplicantGroups extends APIResource {
       schema: applicantGroupListResponseSchema,
       items: (body) => body.applicant_groups,
       // Optional on the wire: without it, the walk ends on an empty page.
-      totalCount: (body) => body.total_count ?? Number.POSITIVE_INFINITY,
+      totalCount: (body) => body.total_count,
       options,
     });
   }

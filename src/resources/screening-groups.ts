@@ -26,7 +26,7 @@ export class ScreeningGroups extends APIResource {
       schema: screeningGroupListResponseSchema,
       items: (body) => body.screening_groups,
       // Optional on the wire: without it, the walk ends on an empty page.
-      totalCount: (body) => body.total_count ?? Number.POSITIVE_INFINITY,
+      totalCount: (body) => body.total_count,
       options,
     });
   }
