@@ -111,14 +111,13 @@ describe('progress', () => {
 });
 
 describe('cliLogLine and closest', () => {
-  it('turns an SDK retry line into "retrying in N s" and passes other lines through', () => {
+  it('drops the library prefix and passes the SDK retry line through as written', () => {
     expect(
       cliLogLine(
-        '[applicant-verification] Retrying POST /api/v1/applicant_groups in 2049 ms (retry 2 of 4): connect ECONNREFUSED 10.0.0.7:443',
+        '[applicant-verification] retrying in 2 s (attempt 2 of 5): POST /api/v1/applicant_groups on 10.0.0.7:443 failed: connect ECONNREFUSED 10.0.0.7:443',
       ),
-    ).toBe('retrying in 2 s (2 of 4, POST /api/v1/applicant_groups): connect ECONNREFUSED 10.0.0.7:443');
-    expect(cliLogLine('[applicant-verification] Retrying GET /x in 12400 ms (retry 1 of 1): 503')).toBe(
-      'retrying in 12 s (1 of 1, GET /x): 503',
+    ).toBe(
+      'retrying in 2 s (attempt 2 of 5): POST /api/v1/applicant_groups on 10.0.0.7:443 failed: connect ECONNREFUSED 10.0.0.7:443',
     );
     expect(cliLogLine('[applicant-verification] Token refreshed')).toBe('Token refreshed');
   });

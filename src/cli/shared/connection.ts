@@ -38,24 +38,13 @@ function logLevel(values: ConnectionValues, io: CliIO): LogLevel {
 }
 
 const PREFIX = /^\[applicant-verification\] /;
-const RETRY = /^Retrying (\S+) (\S+) in (\d+) ms \(retry (\d+) of (\d+)\): (.*)$/s;
-
-function seconds(ms: number): string {
-  const value = ms / 1000;
-  return `${value >= 10 ? Math.round(value) : Number(value.toFixed(1))} s`;
-}
 
 /**
- * A log line of the SDK as the command line shows it: without the library prefix, and a retry as
- * `retrying in 2 s (1 of 4, POST /api/v1/applicant_groups): connect ECONNREFUSED 127.0.0.1:9`.
- * Lines of any other form pass unchanged.
+ * A log line of the SDK as the command line shows it: without the library prefix. The SDK's retry
+ * lines already read `retrying in 2 s (attempt 2 of 5): POST /api/v1/applicant_groups on host …`.
  */
 export function cliLogLine(message: string): string {
-  const line = message.replace(PREFIX, '');
-  const retry = RETRY.exec(line);
-  if (!retry) return line;
-  const [, method, path, delay, attempt, of, reason] = retry;
-  return `retrying in ${seconds(Number(delay))} (${attempt} of ${of}, ${method} ${path}): ${reason}`;
+  return message.replace(PREFIX, '');
 }
 
 // The SDK's configuration errors name its options; a person at a shell needs the flags.
