@@ -16,9 +16,11 @@ export interface RequestOptions {
   /** Retries after the first attempt; the token exchange's attempts count against them. */
   maxRetries?: number;
   /**
-   * Milliseconds the whole call may take, every attempt and wait included. Default: the client's
-   * `deadline`, else `timeout` × attempts plus the longest backoff before each retry. A create's
-   * grace window (below) runs past the default deadline, but not past one given here or on the client.
+   * Milliseconds the whole call may take, every attempt and wait included; it also cuts the last
+   * attempt short. Default: the client's `deadline`, else `timeout` × attempts plus the longest
+   * backoff before each retry, which bounds the waits (each attempt keeps its full `timeout`). A
+   * create's grace window (below) runs past the default deadline, but not past one given here or
+   * on the client.
    */
   deadline?: number;
   /**

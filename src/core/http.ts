@@ -170,7 +170,9 @@ export class HttpCore {
       let token: string | undefined;
       try {
         token = this.#wantsAuth(call) ? await this.#token(context, signal) : undefined;
-        const response = await this.#attempt(call, context, token, timeout);
+        // A deadline the caller set cuts an attempt short; the default one bounds the waits only.
+        const attemptMs = explicitDeadline === undefined ? timeout : Math.min(timeout, context.remaining());
+        const response = await this.#attempt(call, context, token, timeout, attemptMs);
         if (response.status >= 200 && response.status < 300) return this.#accept(call, response);
         throw this.#statusError(call, context, response);
       } catch (error) {
@@ -313,6 +315,7 @@ export class HttpCore {
     context: CallContext,
     token: string | undefined,
     timeout: number,
+    attemptMs: number,
   ): Promise<TransportResponse> {
     const config = this.#config;
     let origin = config.origin;
@@ -336,7 +339,6 @@ export class HttpCore {
     }
 
     const signal = call.options?.signal;
-    const attemptMs = Math.min(timeout, context.remaining());
     if (attemptMs <= 0) {
       throw new APIConnectionTimeoutError(
         `${context.label} ran out of time before this attempt (${context.progress()}); nothing was sent.`,

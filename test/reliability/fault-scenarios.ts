@@ -20,6 +20,7 @@ import {
 } from '../../src/index.js';
 import { createMockServer, type Fault, type FaultMatch, type MockServer } from '../../src/testing/index.js';
 import { exposeError } from '../support/exposure.js';
+import { capturingLogger } from '../support/http-server.js';
 
 export const BATCH = 200;
 export const CREATE: FaultMatch = { method: 'POST', path: '/api/v1/applicant_groups' };
@@ -89,6 +90,8 @@ export interface Scenario {
   trustsTheServer?: boolean;
   /** Nothing ambiguous can happen: every call must succeed, with or without correlation ids. */
   allSucceed?: boolean;
+  /** A warn line the fault must cause: proves the batch met the fault it is named after. */
+  logs?: RegExp;
 }
 
 /** Faults after which the group exists: every body must end as exactly one group. */
@@ -122,12 +125,15 @@ export const committed: Scenario[] = [
     ],
     expireTokenMidway: true,
     allSucceed: true,
+    logs: /could not get an access token, so nothing was sent/,
   },
   {
     name: 'queue timeout',
     faults: [[16, { latencyMs: 60 }, CREATE]],
     timeout: 250,
     maxConcurrency: 2,
+    // Queued past its time: in the limiter's queue, or (at the very edge) before dispatch.
+    logs: /timed out after .*nothing was sent/,
   },
   { name: 'expired token mid-batch', faults: [], expireTokenMidway: true, allSucceed: true },
 ];
@@ -139,12 +145,13 @@ export const unprocessed: Scenario[] = [
   { name: '502 before processing', faults: [[24, { status: 502 }, CREATE]], graceWindow: 300 },
 ];
 
-function client(scenario: Scenario) {
+function client(scenario: Scenario, logger: ReturnType<typeof capturingLogger>['logger']) {
   return new VerificationClient({
     baseURL: mock.url,
     clientId: mock.clientId,
     secretKey: mock.secretKey,
-    logLevel: 'off',
+    logger,
+    logLevel: 'warn',
     maxRetries: 6,
     timeout: scenario.timeout ?? 2_000,
     maxConcurrency: scenario.maxConcurrency,
@@ -156,7 +163,8 @@ function client(scenario: Scenario) {
 
 export async function runBatch(scenario: Scenario, run: string, withCorrelationIds: boolean) {
   for (const [count, fault, match] of scenario.faults) mock.faults.next(count, fault, match);
-  const sdk = client(scenario);
+  const { logger, lines } = capturingLogger();
+  const sdk = client(scenario, logger);
   const results = await sdk.applicantGroups.createMany(bodies(run, withCorrelationIds), {
     concurrency: 16,
     onProgress: ({ done }) => {
@@ -165,6 +173,7 @@ export async function runBatch(scenario: Scenario, run: string, withCorrelationI
   });
   await sdk.close();
   for (const result of results) if (!result.ok) exposeError(result.error);
+  if (scenario.logs) expect(lines.some((line) => scenario.logs?.test(line))).toBe(true);
   return results;
 }
 
