@@ -14,8 +14,18 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   platform: 'node',
+  // Shared code goes into chunks, one copy for every entry: the main entry imports only the chunks
+  // whose code it reaches, so the testing kit and the CLI stay out of its import graph
+  // (.ci/package-checks checks the loaded modules).
   splitting: true,
   treeshake: true,
   // An optional peer: the testing kit uses the caller's msw, so handlers work with their setupServer.
   external: ['msw'],
+  // zod and jose are bundled and minified: importing the SDK costs about a third less than
+  // loading them from node_modules (docs/benchmarks.md, "Cold start"). Declarations still refer
+  // to zod's types, so zod stays a dependency; keepNames keeps class and function names
+  // (error names, stack traces) readable.
+  noExternal: ['zod', 'jose'],
+  minify: true,
+  keepNames: true,
 });
