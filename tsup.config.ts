@@ -11,6 +11,10 @@ export default defineConfig({
   // Declarations only for the library's entry points: the bins are not imported.
   dts: { entry: { index: 'src/index.ts', 'testing/index': 'src/testing/index.ts' } },
   sourcemap: true,
+  // Maps point at our sources (file, line, name) without embedding them, nor zod's and jose's.
+  esbuildOptions(options) {
+    options.sourcesContent = false;
+  },
   clean: true,
   target: 'node20',
   platform: 'node',
