@@ -1,12 +1,13 @@
-import type { Plugin } from 'esbuild';
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+
+type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
 /**
  * The bundled zod is private to the SDK: nothing outside can call its `z.config()` to pick a
  * locale, so of its 50-odd locales (all imported by `z.locales`) only English is kept: about half
  * the bundled size, and less to parse on import.
  */
-const zodEnglishOnly: Plugin = {
+const zodEnglishOnly: EsbuildPlugin = {
   name: 'zod-english-only',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.c?js$/ }, (args) =>
