@@ -1,4 +1,27 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+
+type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
+
+/**
+ * The bundled zod is private to the SDK: nothing outside can call its `z.config()` to pick a
+ * locale, so of its 50-odd locales (all imported by `z.locales`) only English is kept: about half
+ * the bundled size, and less to parse on import.
+ */
+const zodEnglishOnly: EsbuildPlugin = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.c?js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: 'zod-locales', namespace: 'zod-english-only' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      loader: 'js',
+      resolveDir: process.cwd(),
+    }));
+  },
+};
 
 export default defineConfig({
   entry: {
@@ -18,12 +41,27 @@ export default defineConfig({
     },
   },
   sourcemap: true,
+  // Maps point at our sources (file, line, name) without embedding them, nor zod's and jose's.
+  esbuildOptions(options) {
+    options.sourcesContent = false;
+  },
   clean: true,
   target: 'node20',
   platform: 'node',
+  // Shared code goes into chunks, one copy for every entry: the main entry imports only the chunks
+  // whose code it reaches, so the testing kit and the CLI stay out of its import graph
+  // (.ci/package-checks checks the loaded modules).
   splitting: true,
   treeshake: true,
   // An optional peer: only testing/msw imports it, and it must be the caller's own msw so the
   // handlers work with their setupServer.
   external: ['msw'],
+  // zod and jose are bundled, minified: importing the SDK costs about a third less than loading
+  // them from node_modules (docs/benchmarks.md, "Cold start"). Declarations still refer to zod's
+  // types, so zod stays a dependency. Whitespace and syntax only: identifiers keep their names
+  // (class names in util.inspect and stack traces), without keepNames' cost on import.
+  noExternal: ['zod', 'jose'],
+  esbuildPlugins: [zodEnglishOnly],
+  minifyWhitespace: true,
+  minifySyntax: true,
 });

@@ -1,7 +1,8 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config';
 
-export default defineConfig({
+/** What every run shares: the package names pointed at the sources, the redaction scan, timeouts. */
+export const shared = {
   resolve: {
     alias: {
       'applicant-verification/testing': fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)),
@@ -9,13 +10,22 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/**/*.test.ts'],
     setupFiles: ['test/support/setup-exposure.ts'],
     globalSetup: ['test/support/global-redaction.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Source errors are npm run typecheck's job; here only the type tests count.
-    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], ignoreSourceErrors: true },
+  },
+} satisfies ViteUserConfig;
+
+// `npm test`. The examples run as their own CI step (`npm run examples`, vitest.examples.config.ts).
+// The type tests (`*.test-d.ts`) are checked by `npm run typecheck`: tsconfig.json includes test/,
+// and a failed `expectTypeOf` assertion is a compile error there, so vitest does not typecheck.
+export default defineConfig({
+  ...shared,
+  test: {
+    ...shared.test,
+    include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, 'test/examples/**'],
   },
 });

@@ -5,6 +5,7 @@
  * `bench:results` markers; the rest of that page is prose about the results).
  *
  *   node --expose-gc --import tsx bench/run.ts [--rounds 5] [--duration 350] [--quick] [--no-docs]
+ *     [--cold-runs 5] [--cold-only]   (--cold-only: the cold-start tables alone, printed, not written)
  */
 import { type ChildProcess, execFile, fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { WorkerReply, WorkerRequest } from './client-worker.js';
 import type { ColdResult, SchemaColdResult } from './cold-child.js';
+import { buildPackage } from './cold-package.js';
 import { BUNDLES, buildBundles, median, type Sample, startServer } from './harness.js';
 import type { MemoryResult } from './memory.js';
 
@@ -24,6 +26,8 @@ interface Options {
   durationMs: number;
   coldRuns: number;
   docs: boolean;
+  /** Only the cold start (no throughput, no memory); prints, does not write docs. */
+  coldOnly: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -36,7 +40,8 @@ function parseOptions(argv: string[]): Options {
     rounds: value('--rounds') ?? (quick ? 2 : 5),
     durationMs: value('--duration') ?? (quick ? 200 : 350),
     coldRuns: value('--cold-runs') ?? (quick ? 2 : 5),
-    docs: !argv.includes('--no-docs'),
+    docs: !argv.includes('--no-docs') && !argv.includes('--cold-only'),
+    coldOnly: argv.includes('--cold-only'),
   };
 }
 
@@ -154,35 +159,49 @@ async function memory(origin: string): Promise<MemoryResult> {
   return JSON.parse(stdout) as MemoryResult;
 }
 
+/** The cold-start contenders: what the child runs, and which build it loads. */
+const COLD_MODES = [
+  { key: 'raw', label: 'raw undici + JSON.parse' },
+  { key: 'sdk', label: 'SDK as shipped (zod and jose bundled)' },
+  { key: 'sdk-external', label: 'SDK, zod and jose from node_modules' },
+] as const;
+
 async function coldStart(origin: string, runs: number) {
   const { coldChild: child, sdk: sdkBundle } = BUNDLES;
+  const shipped = await buildPackage();
   const calls = new Map<string, ColdResult[]>();
   const schemas = new Map<string, SchemaColdResult[]>();
   const exec = async (args: string[]) =>
     (await run(process.execPath, [child, ...args], { cwd: here('..') })).stdout;
-  // Interleaved, each in a fresh process.
+  // Interleaved, each in a fresh process. "sdk-external" is the bench bundle (tsup, every
+  // dependency external): the build before zod and jose were bundled.
   for (let i = 0; i < runs; i++) {
-    for (const mode of ['raw', 'sdk']) {
-      const result = JSON.parse(await exec([mode, origin, sdkBundle])) as ColdResult;
-      calls.set(mode, [...(calls.get(mode) ?? []), result]);
+    for (const mode of COLD_MODES) {
+      const bundle = mode.key === 'sdk' ? shipped : sdkBundle;
+      const args = mode.key === 'raw' ? ['raw', origin] : ['sdk', origin, bundle];
+      const result = JSON.parse(await exec(args)) as ColdResult;
+      calls.set(mode.key, [...(calls.get(mode.key) ?? []), result]);
     }
     for (const mode of SCHEMA_MODES) {
       const result = JSON.parse(await exec([mode.key, origin, sdkBundle])) as SchemaColdResult;
       schemas.set(mode.key, [...(schemas.get(mode.key) ?? []), result]);
     }
   }
+  const raw = calls.get('raw') ?? [];
   const summary = (mode: string, label: string) => {
     const list = calls.get(mode) ?? [];
     return {
       label,
       importMs: median(list.map((r) => r.importMs)),
+      // Paired within each round (same minute of a shared machine), then the median.
+      importRatio: median(list.map((r, i) => r.importMs / (raw[i]?.importMs ?? Number.NaN))),
       firstListMs: median(list.map((r) => r.firstListMs)),
       firstReportMs: median(list.map((r) => r.firstReportMs)),
       listAt: median(list.map((r) => r.listAt)),
     };
   };
   return {
-    calls: [summary('raw', 'raw undici + JSON.parse'), summary('sdk', 'SDK (validated)')],
+    calls: COLD_MODES.map((mode) => summary(mode.key, mode.label)),
     schemas: SCHEMA_MODES.map((mode) => {
       const list = schemas.get(mode.key) ?? [];
       return {
@@ -212,6 +231,46 @@ function packageVersion(name: string): string {
   return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
 }
 
+/** The cold-start tables (Markdown lines), the import ratio against undici alone among them. */
+function coldLines(cold: Awaited<ReturnType<typeof coldStart>>, runs: number): string[] {
+  const lines: string[] = [];
+  lines.push(
+    `Cold start (median of ${runs} fresh processes, interleaved; "× undici" pairs each run with the raw run beside it):`,
+  );
+  lines.push('');
+  lines.push(
+    '| mode | import | × undici | import → first list page | process start → first list page | then first 60 KB report |',
+  );
+  lines.push('|---|--:|--:|--:|--:|--:|');
+  for (const row of cold.calls) {
+    lines.push(
+      `| ${row.label} | ${fmt(row.importMs, 1)} ms | ${fmt(row.importRatio, 2)} | ${fmt(row.firstListMs, 1)} ms | ${fmt(row.listAt, 1)} ms | ${fmt(row.firstReportMs, 1)} ms |`,
+    );
+  }
+  lines.push('');
+  lines.push(
+    'The income report schema alone, in a fresh process (build, first check of the 60 KB body, mean of the next 20):',
+  );
+  lines.push('');
+  lines.push('| validator | build | first | next |');
+  lines.push('|---|--:|--:|--:|');
+  for (const row of cold.schemas) {
+    lines.push(
+      `| ${row.label} | ${fmt(row.buildMs, 2)} ms | ${fmt(row.firstMs, 2)} ms | ${fmt(row.nextMs * 1000, 0)} µs |`,
+    );
+  }
+  lines.push('');
+  const shipped = cold.calls.find((row) => row.label.startsWith('SDK as shipped'));
+  const ratio = shipped?.importRatio ?? Number.NaN;
+  lines.push('| cold-start target | measured | goal | |');
+  lines.push('|---|--:|--:|---|');
+  lines.push(
+    `| import of the SDK / import of undici alone | ${fmt(ratio, 2)} | ≤ 1.5 | ${ratio <= 1.5 ? 'met' : 'MISSED'} |`,
+  );
+  lines.push('');
+  return lines;
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -224,6 +283,16 @@ async function main(): Promise<void> {
 
   await buildBundles();
   const server = await startServer();
+  if (options.coldOnly) {
+    try {
+      log(`cold start only: ${options.coldRuns} runs of each mode`);
+      const cold = await coldStart(server.origin, options.coldRuns);
+      process.stdout.write(`\n${coldLines(cold, options.coldRuns).join('\n')}\n`);
+    } finally {
+      await server.stop();
+    }
+    return;
+  }
   log(
     `server (child process ${server.child.pid}) on ${server.origin}; report body ${server.reportBytes} B, list body ${server.smallListBytes} B`,
   );
@@ -279,32 +348,7 @@ async function main(): Promise<void> {
     `Memory: \`for await\` over ${fmt(mem.items)} applicant groups (${mem.pages} pages of 25) in ${fmt(mem.ms)} ms: heap ${mb(mem.heapBefore)} before, ${mb(mem.heapAfter)} after (growth ${mb(growth)}), peak ${mb(mem.heapPeak)} during; holding all of them (\`toArray()\`) retains ${mb(mem.heapHoldingAll)}.`,
   );
   lines.push('');
-  lines.push(
-    `Cold start (median of ${options.coldRuns} fresh processes; the SDK bundled as tsup builds it):`,
-  );
-  lines.push('');
-  lines.push(
-    '| mode | import | import → first list page | process start → first list page | then first 60 KB report |',
-  );
-  lines.push('|---|--:|--:|--:|--:|');
-  for (const row of cold.calls) {
-    lines.push(
-      `| ${row.label} | ${fmt(row.importMs, 1)} ms | ${fmt(row.firstListMs, 1)} ms | ${fmt(row.listAt, 1)} ms | ${fmt(row.firstReportMs, 1)} ms |`,
-    );
-  }
-  lines.push('');
-  lines.push(
-    'The income report schema alone, in a fresh process (build, first check of the 60 KB body, mean of the next 20):',
-  );
-  lines.push('');
-  lines.push('| validator | build | first | next |');
-  lines.push('|---|--:|--:|--:|');
-  for (const row of cold.schemas) {
-    lines.push(
-      `| ${row.label} | ${fmt(row.buildMs, 2)} ms | ${fmt(row.firstMs, 2)} ms | ${fmt(row.nextMs * 1000, 0)} µs |`,
-    );
-  }
-  lines.push('');
+  lines.push(...coldLines(cold, options.coldRuns));
   const rps = table.rps;
   const targets: Array<[string, number, number, string]> = [
     ['A/B small list, concurrency 16', rps('small', 16, 'A') / rps('small', 16, 'B'), 0.85, '≥ 0.85'],

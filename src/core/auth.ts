@@ -2,7 +2,7 @@
  * The 30-minute access token: exchanged for the client credentials when needed, refreshed a
  * minute before it expires, shared by all concurrent callers, dropped after a 401.
  */
-import { decodeJwt } from 'jose';
+import { decodeJwt } from 'jose/jwt/decode';
 import type { Logger } from './log.js';
 
 /** What the token endpoint answered: the token and, if the JWT says, its lifetime. */

@@ -1,0 +1,31 @@
+// A plain JavaScript user with import, as `.ci/package-checks` runs it from the packed tarball.
+import assert from 'node:assert/strict';
+import { signWebhook, unwrapWebhook, VERSION, VerificationClient } from 'applicant-verification';
+import { createMockServer } from 'applicant-verification/testing';
+
+const mock = await createMockServer({ seed: 3 });
+const client = new VerificationClient({
+  baseURL: mock.url,
+  clientId: mock.clientId,
+  secretKey: mock.secretKey,
+});
+try {
+  const group = await client.applicantGroups.create({
+    applicants: [{ first_name: 'Ima', last_name: 'Import', email: 'ima@example.com' }],
+    property: { name: 'P', street_address: '1 Main St', city: 'Austin', state: 'Texas', zip_code: '78701' },
+    decision_maker_display_name: 'Import LLC',
+    monthly_rent: 1000,
+    correlation_id: 'import-1',
+  });
+  const page = await client.applicantGroups.list({ correlation_id: 'import-1' });
+  assert.equal(page.items[0]?.id, group.id);
+  const verification = group.applicants[0]?.verifications[0];
+  assert.ok(verification);
+  const body = JSON.stringify({ code: 'VERIFICATION_STARTED', verification_id: verification.id });
+  const event = unwrapWebhook(body, { 'verification-signature': signWebhook(body, 'k') }, 'k');
+  assert.equal(event.code, 'VERIFICATION_STARTED');
+  console.log(`import: created and listed ${group.id}, verified a webhook (SDK ${VERSION})`);
+} finally {
+  await client.close();
+  await mock.close();
+}

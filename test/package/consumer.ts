@@ -1,0 +1,50 @@
+/**
+ * A user's TypeScript project, as `.ci/package-checks` builds it from the packed tarball: one
+ * file compiled under each `module` setting it tests (node16, nodenext, bundler, commonjs) with
+ * strict options, then run on Node 20 and Node 24. Both entry points, one real call to the mock.
+ */
+import { strict as assert } from 'node:assert';
+import { type ApplicantGroup, VERSION, VerificationClient } from 'applicant-verification';
+import { createMockServer, type MockServer } from 'applicant-verification/testing';
+
+const correlationId = 'consumer-1';
+
+async function main(): Promise<void> {
+  const mock: MockServer = await createMockServer({ seed: 1 });
+  const client = new VerificationClient({
+    baseURL: mock.url,
+    clientId: mock.clientId,
+    secretKey: mock.secretKey,
+  });
+  try {
+    const group: ApplicantGroup = await client.applicantGroups.create({
+      applicants: [{ first_name: 'Casey', last_name: 'Consumer', email: 'casey@example.com' }],
+      property: { name: 'P', street_address: '1 Main St', city: 'Austin', state: 'Texas', zip_code: '78701' },
+      decision_maker_display_name: 'Consumer LLC',
+      monthly_rent: 1000,
+      correlation_id: correlationId,
+    });
+    const page = await client.applicantGroups.list({ correlation_id: correlationId });
+    assert.equal(page.items[0]?.id, group.id);
+    console.log(`${process.env.CONSUMER ?? 'consumer'}: created and listed ${group.id} (SDK ${VERSION})`);
+  } finally {
+    await client.close();
+    await mock.close();
+  }
+}
+
+/** Never called: the types are real, not `any`, or the `@ts-expect-error` below fails the check. */
+export function rejectsWrongTypes(client: VerificationClient): Promise<ApplicantGroup> {
+  return client.applicantGroups.create({
+    applicants: [{ first_name: 'A', last_name: 'B', email: 'a@example.com' }],
+    property: { name: 'P', street_address: '1 Main St', city: 'Austin', state: 'Texas', zip_code: '78701' },
+    decision_maker_display_name: 'D',
+    // @ts-expect-error monthly_rent is a number of dollars
+    monthly_rent: '1000',
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

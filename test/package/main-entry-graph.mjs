@@ -1,0 +1,82 @@
+/**
+ * Cold start without a stopwatch: loads the installed package's main entry (import, then
+ * require) in a user's project and lists every module that brought in. Fails when one is the
+ * testing kit, the command line, or jose's signing and verifying code, or when anything but
+ * undici loads from node_modules: msw and csv-parse/csv-stringify are not the main entry's, and
+ * the build bundles zod and jose (see tsup.config.ts).
+ *
+ *   node main-entry-graph.mjs        (in a project that installed the tarball; .ci/package-checks)
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire, register } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel } from 'node:worker_threads';
+
+const ALLOWED_PACKAGES = ['undici'];
+// Identifiers (the build minifies whitespace, not names) only the testing kit, the CLI or jose's
+// signing and verifying code define.
+const FORBIDDEN_NAMES = ['createMockServer', 'runCli', 'SignJWT', 'jwtVerify', 'compactVerify'];
+
+// Every module the ESM loader loads, reported by a load hook (module.register, Node >= 20.6).
+const hooks = `
+let port;
+export function initialize(data) {
+  port = data.port;
+  port.on('message', (message) => port.postMessage({ flushed: message }));
+}
+export async function load(url, context, nextLoad) {
+  port.postMessage({ url });
+  return nextLoad(url, context);
+}`;
+const { port1, port2 } = new MessageChannel();
+const loaded = new Set();
+register(`data:text/javascript,${encodeURIComponent(hooks)}`, {
+  data: { port: port2 },
+  transferList: [port2],
+});
+const flushed = new Promise((resolve) => {
+  port1.on('message', (message) => {
+    if (message.url?.startsWith('file:')) loaded.add(fileURLToPath(message.url));
+    if (message.flushed) resolve();
+  });
+});
+await import('applicant-verification');
+// The port keeps order: once the reply to this arrives, every earlier load has been reported.
+port1.postMessage('done');
+await flushed;
+port1.close();
+
+const require = createRequire(`${process.cwd()}/`);
+require('applicant-verification');
+for (const file of Object.keys(require.cache)) loaded.add(file);
+
+/** The package a file belongs to: the last `node_modules/<name>` in its path. */
+function packageOf(file) {
+  return /.*\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1];
+}
+
+const packageRoot = fileURLToPath(new URL('.', import.meta.resolve('applicant-verification/package.json')));
+const problems = [];
+const ours = [];
+for (const file of loaded) {
+  if (!file.startsWith(packageRoot)) {
+    const pkg = packageOf(file);
+    if (pkg !== undefined && !ALLOWED_PACKAGES.includes(pkg)) problems.push(`loads ${pkg}: ${file}`);
+    continue;
+  }
+  ours.push(file.slice(packageRoot.length));
+  if (/\/dist\/(testing|cli)\//.test(file)) problems.push(`loads the testing kit or the CLI: ${file}`);
+  const text = readFileSync(file, 'utf8');
+  for (const name of FORBIDDEN_NAMES) {
+    if (new RegExp(`\\b${name}\\b`).test(text)) problems.push(`loads ${name}: ${file}`);
+  }
+}
+const packages = [...loaded]
+  .map(packageOf)
+  .filter((name) => name !== undefined && name !== 'applicant-verification');
+console.log(`main entry (import + require) loads ${ours.sort().join(', ')}`);
+console.log(`and from node_modules: ${[...new Set(packages)].sort().join(', ') || 'nothing'}`);
+if (problems.length > 0) {
+  for (const problem of problems) console.error(`main-entry-graph: ${problem}`);
+  process.exit(1);
+}
