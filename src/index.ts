@@ -51,6 +51,26 @@ export * from './schemas/index.js';
 export * from './schemas/webhooks.js';
 export { VERSION } from './version.js';
 export {
+  type ExpressWebhookNext,
+  type ExpressWebhookOptions,
+  type ExpressWebhookRequest,
+  expressWebhook,
+} from './webhooks/adapters/express.js';
+export {
+  type FastifyWebhookHost,
+  type FastifyWebhookOptions,
+  type FastifyWebhookReply,
+  type FastifyWebhookRequest,
+  fastifyWebhook,
+} from './webhooks/adapters/fastify.js';
+export {
+  DEFAULT_WEBHOOK_MAX_BODY_BYTES,
+  handleWebhook,
+  type WebRequestWebhookOptions,
+  webhookHandler,
+} from './webhooks/adapters/web.js';
+export type { WebhookHandlerOptions } from './webhooks/receive.js';
+export {
   signWebhook,
   unwrapWebhook,
   verifyWebhook,
@@ -58,4 +78,4 @@ export {
   type WebhookBody,
   type WebhookHeaders,
   type WebhookSignature,
-} from './webhooks.js';
+} from './webhooks/verify.js';
