@@ -30,11 +30,13 @@ export {
   VerificationError,
   WebhookVerificationError,
 } from './core/errors.js';
+export { FileTokenStore } from './core/file-token-store.js';
 export type { RequestOptions } from './core/http.js';
 export type { Logger, LogLevel } from './core/log.js';
 export type { ClientOptions } from './core/options.js';
 export { ConfigurationError } from './core/options.js';
 export { Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
+export type { StoredToken, TokenStore } from './core/token-store.js';
 export type { ValidationMode } from './core/validate.js';
 export * from './helpers/index.js';
 export {
