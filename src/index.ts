@@ -37,6 +37,17 @@ export type { ClientOptions } from './core/options.js';
 export { ConfigurationError } from './core/options.js';
 export { Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
 export type { StoredToken, TokenStore } from './core/token-store.js';
+export {
+  type AttemptTraceEvent,
+  type LookupTraceEvent,
+  type OperationTraceContext,
+  operationChannelName,
+  type RetryTraceEvent,
+  TRACE_CHANNEL_PREFIX,
+  TRACE_STEP_CHANNELS,
+  TRACED_OPERATIONS,
+  type TracedOperation,
+} from './core/tracing.js';
 export type { ValidationMode } from './core/validate.js';
 export * from './helpers/index.js';
 export {
