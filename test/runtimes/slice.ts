@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  APIConnectionError,
   APIConnectionTimeoutError,
   GroupMayHaveBeenCreatedError,
   handleWebhook,
@@ -129,6 +130,30 @@ const cases: Record<string, () => Promise<void>> = {
       await assert.rejects(client.applicantGroups.create(household('n')), GroupMayHaveBeenCreatedError);
       assert.equal(mock.stats.count(CREATE), 1);
     }),
+
+  'create: a refused connection is known as not sent (no "may have been created")': async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const client = new VerificationClient({
+      baseURL: `http://127.0.0.1:${port}`,
+      accessToken: 'test-token',
+      maxRetries: 0,
+      logLevel: 'off',
+    });
+    try {
+      const error = await client.applicantGroups.create(household('x')).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      assert.ok(error instanceof APIConnectionError, `got ${String(error)}`);
+      assert.ok(!(error instanceof GroupMayHaveBeenCreatedError));
+      assert.equal(error.requestNotSent, true);
+    } finally {
+      await client.close();
+    }
+  },
 
   'retries: a read retried after 503, a create after 429': () =>
     within(async ({ mock, client }) => {
