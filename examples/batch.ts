@@ -45,11 +45,12 @@ const toBody = (row: (typeof rows)[number]): ApplicantGroupCreateParams => ({
   correlation_id: row.lease, // makes every create safe to retry and easy to reconcile
 });
 
-// Trouble on the server side: two 429s, then a 503 with Retry-After, then a connection dropped
-// after the group was created (recovered by looking the correlation_id up).
+// Trouble on the server side: two 429s, then a 503 that came after the group was created, then
+// a connection dropped after the group was created (both recovered by looking the
+// correlation_id up: a create is never sent twice after an answer it cannot trust).
 const create = { method: 'POST', path: '/api/v1/applicant_groups' };
 mock.faults.next(2, { status: 429, retryAfterMs: 100 }, create);
-mock.faults.next(1, { status: 503, retryAfterMs: 100 }, create);
+mock.faults.next(1, { status: 503, retryAfterMs: 100, afterCommit: true }, create);
 mock.faults.next(1, { reset: 'after' }, create);
 
 try {

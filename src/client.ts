@@ -1,11 +1,13 @@
 /** VerificationClient: resolves options and wires the core to the resources. */
 import { inspect } from 'node:util';
 import { StaticTokenSource, TokenManager, type TokenSource } from './core/auth.js';
+import { realClock } from './core/clock.js';
 import { createDispatchers, type Dispatchers } from './core/dispatcher.js';
 import { HttpCore } from './core/http.js';
 import { Limiter } from './core/limiter.js';
 import { createLogger } from './core/log.js';
 import { type ClientOptions, resolveOptions } from './core/options.js';
+import { KnownSecrets } from './core/secrets.js';
 import { createTokenExchange } from './core/token-exchange.js';
 import { fetchTransport, undiciTransport } from './core/transport.js';
 import { ApplicantGroups } from './resources/applicant-groups.js';
@@ -42,7 +44,12 @@ export class VerificationClient {
   /** Options default to the `VERIFICATION_*` environment variables; see {@link ClientOptions}. */
   constructor(options: ClientOptions = {}) {
     const resolved = resolveOptions(options);
-    const logger = createLogger(resolved.logLevel, resolved.logger);
+    const secrets = new KnownSecrets([
+      resolved.secretKey,
+      typeof resolved.accessToken === 'string' ? resolved.accessToken : undefined,
+    ]);
+    const logger = createLogger(resolved.logLevel, resolved.logger, secrets);
+    const clock = resolved.clock ?? realClock;
     const origin = resolved.baseURL.origin;
     this.baseURL = resolved.baseURL.href;
     this.#dispatchers = createDispatchers(origin, resolved.dispatcher);
@@ -54,15 +61,19 @@ export class VerificationClient {
         : undiciTransport(this.#dispatchers.dispatcherFor),
       timeout: resolved.timeout,
       maxRetries: resolved.maxRetries,
+      deadline: resolved.deadline,
+      createGraceWindow: resolved.createGraceWindow,
       maxResponseBytes: resolved.maxResponseBytes,
       validation: resolved.validation,
       logger,
-      limiter: new Limiter(resolved.maxConcurrency),
-      defaultHeaders: {
+      limiter: new Limiter(resolved.maxConcurrency, clock),
+      clock,
+      sdkHeaders: {
         accept: 'application/json',
         'user-agent': `applicant-verification/${VERSION} node/${process.version}`,
-        ...resolved.defaultHeaders,
       },
+      defaultHeaders: resolved.defaultHeaders,
+      secrets,
     });
     const tokens: TokenSource = resolved.credentials
       ? new TokenManager(createTokenExchange(core, resolved.credentials), logger)

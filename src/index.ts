@@ -16,8 +16,10 @@ export {
   BadRequestError,
   ConflictError,
   GroupMayHaveBeenCreatedError,
+  GroupNotFoundError,
   InternalServerError,
   NotFoundError,
+  PaginationLimitError,
   PermissionDeniedError,
   RateLimitError,
   ReportExpiredError,
@@ -35,7 +37,7 @@ export type { RequestOptions } from './core/http.js';
 export type { Logger, LogLevel } from './core/log.js';
 export type { ClientOptions } from './core/options.js';
 export { ConfigurationError } from './core/options.js';
-export { Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
+export { MAX_PAGES, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
 export type { StoredToken, TokenStore } from './core/token-store.js';
 export {
   type AttemptTraceEvent,
@@ -54,6 +56,7 @@ export {
   ApplicantGroups,
   type GroupLookupHint,
   isSettledGroup,
+  MIN_POLL_INTERVAL_MS,
   type WaitOptions,
 } from './resources/applicant-groups.js';
 export { Auth } from './resources/auth.js';

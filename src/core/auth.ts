@@ -29,16 +29,52 @@ export const DEFAULT_TOKEN_LIFETIME_MS = 30 * 60_000;
  * every token look expired; without `iat`, `exp` is read as an absolute time.
  */
 export function tokenExpiry(token: string, receivedAt: number): number {
+  return readTokenLifetime(token, receivedAt).expiresAt;
+}
+
+/** A token's expiry in local time, and what is wrong with its claims (if anything). */
+export interface TokenLifetime {
+  /** When the token stops being usable, in local time (ms). */
+  expiresAt: number;
+  /** Why the claims were not believed, when they were not. */
+  problem: string | undefined;
+}
+
+/**
+ * Reads `exp`/`iat`. A token whose `exp` is before its `iat`, or (without `iat`) already past,
+ * would make every call refresh: it gets the documented 30 minutes instead, and the problem is
+ * reported so that it can be logged.
+ */
+export function readTokenLifetime(token: string, receivedAt: number): TokenLifetime {
+  const fallback = receivedAt + DEFAULT_TOKEN_LIFETIME_MS;
   try {
     const claims = decodeJwt(token);
     if (typeof claims.exp === 'number') {
-      if (typeof claims.iat === 'number') return receivedAt + (claims.exp - claims.iat) * 1000;
-      return claims.exp * 1000;
+      if (typeof claims.iat === 'number') {
+        if (claims.exp <= claims.iat) {
+          return { expiresAt: fallback, problem: 'its exp is not after its iat; assuming 30 minutes' };
+        }
+        const lifetime = receivedAt + (claims.exp - claims.iat) * 1000;
+        const past = claims.exp * 1000 < receivedAt;
+        return {
+          expiresAt: lifetime,
+          problem: past
+            ? "its exp is in the past by this machine's clock (do the clocks differ?); counting exp - iat from receipt"
+            : undefined,
+        };
+      }
+      if (claims.exp * 1000 <= receivedAt) {
+        return {
+          expiresAt: fallback,
+          problem: 'its exp is in the past and it has no iat; assuming 30 minutes',
+        };
+      }
+      return { expiresAt: claims.exp * 1000, problem: undefined };
     }
   } catch {
     // Not a JWT: an opaque token gets the documented lifetime.
   }
-  return receivedAt + DEFAULT_TOKEN_LIFETIME_MS;
+  return { expiresAt: fallback, problem: undefined };
 }
 
 /** Exchanges client credentials for tokens and caches them. */
@@ -49,8 +85,9 @@ export class TokenManager implements TokenSource {
   #token: string | undefined;
   #expiresAt = 0;
   #refreshing: Promise<string> | undefined;
+  #warnedAboutClaims = false;
 
-  /** `exchange` performs POST /api/v1/tenants/auth (with its own retries) and returns the JWT. */
+  /** `exchange` performs POST /api/v1/tenants/auth (one attempt: the calling attempt retries) and returns the JWT. */
   constructor(exchange: TokenExchange, logger: Logger) {
     this.#exchange = exchange;
     this.#logger = logger;
@@ -75,7 +112,12 @@ export class TokenManager implements TokenSource {
     try {
       const token = await this.#exchange();
       this.#token = token;
-      this.#expiresAt = tokenExpiry(token, Date.now());
+      const { expiresAt, problem } = readTokenLifetime(token, Date.now());
+      this.#expiresAt = expiresAt;
+      if (problem && !this.#warnedAboutClaims) {
+        this.#warnedAboutClaims = true;
+        this.#logger.warn(`The access token's claims look wrong: ${problem}. (Logged once.)`);
+      }
       this.#logger.info('Obtained an access token', {
         expiresInSeconds: Math.round((this.#expiresAt - Date.now()) / 1000),
       });

@@ -5,7 +5,7 @@
  */
 import { inspect } from 'node:util';
 import type { z } from 'zod';
-import { maskText, redact } from './redact.js';
+import { capText, maskText, redact } from './redact.js';
 
 /** Response headers as a plain lower-cased record; Authorization-like headers are never kept. */
 export type ResponseHeaders = Record<string, string>;
@@ -26,9 +26,9 @@ export class VerificationError extends Error {
   /** The class name, e.g. `NotFoundError`: each subclass sets its own. */
   override name = 'VerificationError';
 
-  /** Messages are masked at the source: they end up in logs and bug reports. */
+  /** Messages are capped (2 KB, size noted) and masked at the source: they end up in logs and bug reports. */
   constructor(message?: string, options?: { cause?: unknown }) {
-    super(message === undefined ? undefined : maskText(message), options);
+    super(message === undefined ? undefined : maskText(capText(message)), options);
   }
 
   /** A plain, secret-free object for structured logs. */
@@ -59,16 +59,20 @@ export interface APIErrorInit {
   path: string;
   /** Replaces the detail the message would take from the body. */
   message?: string;
+  /** Where and how the call went, appended in parentheses: `api.example.com, attempt 2 of 3, 1.2 s`. */
+  context?: string;
+  /** Advice appended to the message, e.g. what to check in the configuration. */
+  hint?: string;
 }
 
 function messageFromBody(body: unknown): string | undefined {
-  if (typeof body === 'string') return body.length > 0 ? body.slice(0, 200) : undefined;
+  if (typeof body === 'string') return body.length > 0 ? capText(body, 300) : undefined;
   if (body && typeof body === 'object') {
     const record = body as Record<string, unknown>;
     for (const key of ['message', 'error', 'detail', 'errors']) {
       const value = record[key];
-      if (typeof value === 'string') return value;
-      if (value !== undefined) return JSON.stringify(value).slice(0, 300);
+      if (typeof value === 'string') return capText(value, 500);
+      if (value !== undefined) return capText(JSON.stringify(value), 300);
     }
   }
   return undefined;
@@ -90,10 +94,17 @@ export class APIError extends VerificationError {
   /** Path (with query) of the failed request. */
   readonly path: string;
 
-  /** Builds the error from the failed response; the message is `<status> <method> <path>: <detail>`. */
+  /**
+   * Builds the error from the failed response; the message is
+   * `<status> <method> <path>: <detail> (<context>). <hint>`, the detail capped at 500 characters.
+   */
   constructor(init: APIErrorInit) {
     const detail = init.message ?? messageFromBody(init.body);
-    super(`${init.status} ${init.method} ${init.path}${detail ? `: ${detail}` : ''}`);
+    const context = init.context ? ` (${init.context})` : '';
+    const hint = init.hint ? `. ${init.hint}` : '';
+    super(
+      `${init.status} ${init.method} ${init.path}${detail ? `: ${capText(detail, 500)}` : ''}${context}${hint}`,
+    );
     this.status = init.status;
     this.headers = safeHeaders(init.headers);
     this.body = init.body;
@@ -148,18 +159,27 @@ export class ReportExpiredError extends APIError {
 export class UnprocessableEntityError extends APIError {
   override name = 'UnprocessableEntityError';
 }
+function retryAfterSeconds(headers: ResponseHeaders): number | undefined {
+  const ms = Number(headers['retry-after-ms']);
+  if (headers['retry-after-ms'] !== undefined && Number.isFinite(ms) && ms >= 0) return ms / 1000;
+  const header = headers['retry-after'];
+  if (header === undefined || header.trim() === '') return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds : undefined;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - Date.now()) / 1000));
+}
+
 /** 429: too many requests. */
 export class RateLimitError extends APIError {
   override name = 'RateLimitError';
-  /** Seconds the server asked to wait (`Retry-After`), when it said. */
+  /** Seconds the server asked to wait (`Retry-After` in seconds or as a date, or `retry-after-ms`), when it said. */
   readonly retryAfter: number | undefined;
 
   /** Builds the error from the 429 response, reading `Retry-After` / `retry-after-ms`. */
   constructor(init: APIErrorInit) {
     super(init);
-    const header = init.headers['retry-after'];
-    const seconds = header === undefined ? Number.NaN : Number(header);
-    this.retryAfter = Number.isFinite(seconds) ? seconds : undefined;
+    this.retryAfter = retryAfterSeconds(init.headers);
   }
 }
 /** 5xx: the server failed. */
@@ -191,23 +211,26 @@ export class APIConnectionError extends VerificationError {
   }
 }
 
-/** The attempt took longer than the configured timeout. */
+/**
+ * The attempt took longer than the configured timeout (or an `AbortSignal.timeout()` fired).
+ * `requestNotSent` is true when it timed out still queued, before anything was sent.
+ */
 export class APIConnectionTimeoutError extends APIConnectionError {
   override name = 'APIConnectionTimeoutError';
 
-  /** @param options `cause`: the underlying timeout. */
-  constructor(message = 'Request timed out.', options: { cause?: unknown } = {}) {
+  /** @param options `cause`: the underlying timeout; `requestNotSent`: whether it never left the queue. */
+  constructor(message = 'Request timed out.', options: { cause?: unknown; requestNotSent?: boolean } = {}) {
     super(message, options);
   }
 }
 
-/** The caller's `AbortSignal` cancelled the request. */
+/** The caller's `AbortSignal` cancelled the request; the signal's reason is the `cause`. */
 export class APIUserAbortError extends VerificationError {
   override name = 'APIUserAbortError';
 
-  /** @param message Defaults to `Request was aborted.` */
-  constructor(message = 'Request was aborted.') {
-    super(message);
+  /** @param message Defaults to `Request was aborted.`; `options.cause` is the signal's reason. */
+  constructor(message = 'Request was aborted.', options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
   }
 }
 
@@ -303,8 +326,9 @@ export class ResponseTooLargeError extends VerificationError {
 
 /**
  * A create failed in a way that leaves it unknown whether the server created the group (and sent
- * invitations). The SDK did not resend, to avoid duplicate emails; reconcile with
- * `correlationId` or by listing before trying again.
+ * invitations). The SDK did not resend, to avoid duplicate emails. With a `correlationId` it
+ * looked the group up for the whole grace window without finding it: look it up again later
+ * (`findByCorrelationId`) and create it again only if it is still absent.
  */
 export class GroupMayHaveBeenCreatedError extends VerificationError {
   override name = 'GroupMayHaveBeenCreatedError';
@@ -313,13 +337,23 @@ export class GroupMayHaveBeenCreatedError extends VerificationError {
   /** The path that was posted to. */
   readonly path: string;
 
-  /** @param cause The ambiguous failure (timeout, reset, 5xx) that stopped the create. */
-  constructor(path: string, correlationId: string | undefined, cause: unknown) {
+  /**
+   * @param cause The ambiguous failure (timeout, reset, 5xx, unreadable body) that stopped the create.
+   * @param what Names the call and how it went ("POST /api/v1/... on host, 3 attempts, 1.2 s"); defaults to the path.
+   * @param searched How the SDK looked for the group, e.g. "it did not appear within the 30 s grace window".
+   */
+  constructor(
+    path: string,
+    correlationId: string | undefined,
+    cause: unknown,
+    what?: string,
+    searched?: string,
+  ) {
     super(
-      `The create request to ${path} failed after it may have reached the server, so the group may have been created and invitations sent; it was not resent. ${
+      `${what ?? `The create request to ${path}`} failed after it may have reached the server, so the group may have been created and invitations sent; it was not resent. ${
         correlationId
-          ? `List by correlation_id "${correlationId}" to reconcile.`
-          : 'Pass a correlation_id on creates so the SDK can recover automatically.'
+          ? `Looked up by correlation_id "${correlationId}": ${searched ?? 'not found'}. Look it up again later (findByCorrelationId) and create it again only if it is still absent.`
+          : 'Pass a correlation_id on creates so the SDK can look the group up instead.'
       }`,
       { cause },
     );
@@ -329,6 +363,48 @@ export class GroupMayHaveBeenCreatedError extends VerificationError {
 
   override toJSON(): Record<string, unknown> {
     return { ...super.toJSON(), correlationId: this.correlationId, path: this.path };
+  }
+}
+
+/**
+ * `applicantGroups.waitForCompletion` was given an id that no group has. Not an HTTP error: the
+ * API has no retrieve-by-id call, and no request answered 404; the lists simply hold no such group.
+ */
+export class GroupNotFoundError extends VerificationError {
+  override name = 'GroupNotFoundError';
+  /** The id that was looked for. */
+  readonly groupId: string;
+
+  /** @param groupId The id no group has. */
+  constructor(groupId: string) {
+    super(`No applicant group has the id "${groupId}" (searched the applicant group lists).`);
+    this.groupId = groupId;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), groupId: this.groupId };
+  }
+}
+
+/**
+ * A list kept yielding pages past the SDK's hard cap: the server's paging is broken (for example
+ * a `total_count` that never comes true). Narrow the query, or walk pages by hand.
+ */
+export class PaginationLimitError extends VerificationError {
+  override name = 'PaginationLimitError';
+  /** The page cap that was reached. */
+  readonly limit: number;
+
+  /** @param limit The page cap; `path` names the list. */
+  constructor(limit: number, path: string) {
+    super(
+      `Stopped listing ${path} after ${limit} pages: the server kept promising more (its total_count or page links are not consistent). Narrow the query or walk the pages with getNextPage().`,
+    );
+    this.limit = limit;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), limit: this.limit };
   }
 }
 

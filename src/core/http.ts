@@ -1,46 +1,50 @@
 /**
  * HttpCore: builds each request, sends it through the transport with auth, timeout, retries and
- * pacing, and validates what comes back. Everything resources share lives here, once.
+ * pacing, and validates what comes back. Everything resources share lives here, once. The retry
+ * decision itself is `retry.ts` (pure), a create's recovery `create-recovery.ts`, and how a call
+ * is named in messages `call-context.ts`.
  */
 import type { z } from 'zod';
+import { abortError, raceAbort } from './abort.js';
 import { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
 import type { TokenSource } from './auth.js';
+import { type Call, fillPath, isAbsolute, mergeExtra, type PreparedCall } from './call.js';
+import { CallContext, formatDuration } from './call-context.js';
+import type { Clock } from './clock.js';
+import { lookupBeforeResend, recoverAmbiguousCreate } from './create-recovery.js';
+import { decodeErrorBody, excerpt, oversizeDetail } from './error-body.js';
 import {
+  APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
-  APIUserAbortError,
   AuthenticationError,
-  GroupMayHaveBeenCreatedError,
-  RequestValidationError,
   ResponseTooLargeError,
   ResponseValidationError,
   safeHeaders,
-  type ValidationIssue,
 } from './errors.js';
-import type { Limiter } from './limiter.js';
+import { checkFileURL } from './file-url.js';
+import { type Limiter, QueueTimeoutError } from './limiter.js';
 import type { Logger } from './log.js';
 import { maskText } from './redact.js';
-import { BACKOFF, backoffMs, failureOf, type RetrySafety, retryAfterMs, retryVerdict } from './retry.js';
-import { sleep } from './sleep.js';
 import {
+  backoffMs,
+  defaultDeadlineMs,
+  failureOf,
+  mayHaveReachedServer,
+  rateLimitPauseMs,
+  retryVerdict,
+} from './retry.js';
+import type { KnownSecrets } from './secrets.js';
+import {
+  describeNetworkError,
   type Transport,
   type TransportResponse,
   TransportTimeoutError,
-  toConnectionError,
 } from './transport.js';
 import { parseRequest, parseResponse, type ValidationMode } from './validate.js';
 
-/** Options every method takes as its last argument. */
-export interface RequestOptions {
-  /** Cancels the call (all attempts and waits). */
-  signal?: AbortSignal;
-  /** Milliseconds per attempt, headers and body included. */
-  timeout?: number;
-  /** Retries after the first attempt. */
-  maxRetries?: number;
-  /** Extra request headers. */
-  headers?: Record<string, string>;
-}
+export type { Call, RequestOptions } from './call.js';
+export type { CreateRecovery, LookupOptions } from './create-recovery.js';
 
 /** Settings HttpCore runs with, resolved by the client. */
 export interface HttpCoreConfig {
@@ -50,92 +54,37 @@ export interface HttpCoreConfig {
   transport: Transport;
   timeout: number;
   maxRetries: number;
+  /** Default whole-call deadline in ms; `undefined`: timeout × attempts. */
+  deadline: number | undefined;
+  /** Default grace window (ms) of a create's recovery. */
+  createGraceWindow: number;
   maxResponseBytes: number;
   validation: ValidationMode;
   logger: Logger;
   limiter: Limiter;
+  clock: Clock;
+  /** The SDK's own headers (accept, user-agent). */
+  sdkHeaders: Record<string, string>;
+  /** The caller's `defaultHeaders`: sent to the API, never to a file host. */
   defaultHeaders: Record<string, string>;
+  /** The client's secret key and tokens, scrubbed from whatever server text errors repeat. */
+  secrets: KnownSecrets;
 }
-
-/** A create's way of finding out whether an ambiguous attempt went through. */
-export interface CreateRecovery<T> {
-  /** The caller's correlation id, quoted in the error when recovery is impossible. */
-  correlationId: string | undefined;
-  /** Looks the object up; `undefined` when it was not created. Absent when no lookup is possible. */
-  lookup?: (() => Promise<T | undefined>) | undefined;
-}
-
-/** One call, as a resource describes it. */
-export interface Call<S extends z.ZodType> {
-  method: 'GET' | 'POST';
-  /**
-   * API path under the base URL, or an absolute URL (then sent without Authorization). `{name}`
-   * placeholders are filled from `pathParams`, each checked non-empty and URL-encoded.
-   */
-  path: string;
-  pathParams?: Record<string, unknown> | undefined;
-  /** Query parameters as the caller gave them; `querySchema` turns them into strings. */
-  query?: unknown;
-  querySchema?: z.ZodType<Record<string, string>> | undefined;
-  /** The request body as the caller gave it; `bodySchema` checks it before any I/O. */
-  body?: unknown;
-  bodySchema?: z.ZodType | undefined;
-  /** The response schema. */
-  schema: S;
-  options?: RequestOptions | undefined;
-  /** `read` retries freely; `create` only when a resend provably cannot duplicate. Default: read for GET. */
-  safety?: RetrySafety;
-  /** For creates: how to recover from an ambiguous failure. */
-  recovery?: CreateRecovery<z.output<S>>;
-  /** Whether to send the bearer token (default true for API paths). */
-  auth?: boolean;
-  /** `bytes` returns the raw body as a Uint8Array instead of parsing JSON. */
-  responseType?: 'json' | 'bytes';
-  /** Keep the response's Authorization header (only the token exchange needs it). */
-  keepCredentialHeaders?: boolean;
-}
-
-/** A call after its inputs were checked: the query is wire-ready. */
-type PreparedCall<S extends z.ZodType> = Omit<Call<S>, 'query'> & {
-  query: Record<string, string> | undefined;
-  /** The query string to send: `''` or `?name=value&...`, built once per call. */
-  search: string;
-};
 
 const EMPTY_BODY = Symbol('empty body');
-
-function fillPath(template: string, params: Record<string, unknown>): string {
-  const issues: ValidationIssue[] = [];
-  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (typeof value !== 'string' || value.trim() === '') {
-      issues.push({ path: name, message: 'Expected a non-empty string id', code: 'invalid_type' });
-      return '';
-    }
-    return encodeURIComponent(value);
-  });
-  if (issues.length > 0) throw new RequestValidationError(issues, 'Invalid path parameter');
-  return path;
-}
-const MAX_ERROR_TEXT = 2_000;
-
-function isAbsolute(path: string): boolean {
-  return path.startsWith('https://') || path.startsWith('http://');
-}
+/** Node timers take at most this many ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function responseInfo(response: TransportResponse, keepCredentials: boolean): ResponseInfo {
   const headers = keepCredentials ? response.headers : safeHeaders(response.headers);
   return { status: response.status, headers, requestId: response.headers['x-request-id'] };
 }
 
-function decodeErrorBody(body: Buffer): unknown {
-  if (body.length === 0) return undefined;
-  const text = body.toString('utf8');
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text.slice(0, MAX_ERROR_TEXT);
-  }
+/** The response headers an error's retry decision reads (a token failure carries the auth endpoint's). */
+function retryHeadersOf(error: unknown): Record<string, string> {
+  if (error instanceof APIError) return error.headers;
+  if (error instanceof APIConnectionError && error.cause instanceof APIError) return error.cause.headers;
+  return {};
 }
 
 /** Sends calls described by resources. */
@@ -156,6 +105,21 @@ export class HttpCore {
     return this.#config.logger;
   }
 
+  /** The clock the core waits with (resources poll with it too). */
+  get clock(): Clock {
+    return this.#config.clock;
+  }
+
+  /** The base URL's path prefix, without a trailing slash. */
+  get basePath(): string {
+    return this.#config.basePath;
+  }
+
+  /** The base URL's origin. */
+  get origin(): string {
+    return this.#config.origin;
+  }
+
   /** Installs the token source (it is built after the core, since it calls the core itself). */
   useTokens(tokens: TokenSource): void {
     this.#tokens = tokens;
@@ -169,25 +133,51 @@ export class HttpCore {
   /** Like {@link request}, resolving to `{ data, response }` directly. */
   async execute<S extends z.ZodType>(input: Call<S>): Promise<WithResponse<z.output<S>>> {
     const call = this.#prepare(input);
+    const config = this.#config;
+    const options = call.options ?? {};
     const safety = call.safety ?? (call.method === 'GET' ? 'read' : 'create');
-    const maxRetries = call.options?.maxRetries ?? this.#config.maxRetries;
-    const signal = call.options?.signal;
+    const maxRetries = options.maxRetries ?? config.maxRetries;
+    const timeout = Math.min(options.timeout ?? config.timeout, MAX_TIMER_MS);
+    const explicitDeadline = options.deadline ?? config.deadline;
+    const context = new CallContext(
+      call.method,
+      this.#displayPath(call),
+      this.#host(call),
+      { maxAttempts: maxRetries + 1, totalMs: explicitDeadline ?? defaultDeadlineMs(timeout, maxRetries) },
+      config.clock,
+    );
+    const signal = options.signal;
+    const recoveryEnv = {
+      clock: config.clock,
+      logger: config.logger,
+      signal,
+      timeout,
+      headers: options.headers,
+    };
     let replayedAfter401 = false;
-    for (let retry = 0; ; ) {
+    let freeReplay = false;
+    // Whether an earlier attempt may have reached the server: then a create is looked up before any resend.
+    let reachedServer = false;
+    let lastError: unknown;
+    for (;;) {
+      if (signal?.aborted) throw abortError(signal, context.label);
+      if (safety === 'create' && reachedServer && call.recovery?.lookup) {
+        const found = await lookupBeforeResend(call.recovery, context, lastError, recoveryEnv);
+        if (found !== undefined) return this.#recovered(found);
+      }
+      if (freeReplay) freeReplay = false;
+      else context.attempts++;
       let token: string | undefined;
       try {
-        token = this.#wantsAuth(call) ? await this.#token(signal) : undefined;
-        const response = await this.#attempt(call, token, retry);
+        token = this.#wantsAuth(call) ? await this.#token(context, signal) : undefined;
+        // A deadline the caller set cuts an attempt short; the default one bounds the waits only.
+        const attemptMs = explicitDeadline === undefined ? timeout : Math.min(timeout, context.remaining());
+        const response = await this.#attempt(call, context, token, timeout, attemptMs);
         if (response.status >= 200 && response.status < 300) return this.#accept(call, response);
-        throw APIError.from({
-          status: response.status,
-          headers: response.headers,
-          body: decodeErrorBody(response.body),
-          method: call.method,
-          path: this.#displayPath(call),
-        });
+        throw this.#statusError(call, context, response);
       } catch (error) {
-        if (error instanceof APIUserAbortError) throw error;
+        if (signal?.aborted) throw abortError(signal, context.label);
+        lastError = error;
         if (
           error instanceof AuthenticationError &&
           token !== undefined &&
@@ -197,90 +187,150 @@ export class HttpCore {
           // One refresh and one replay: the token may have expired in flight.
           this.#tokens.invalidate(token);
           replayedAfter401 = true;
+          freeReplay = true;
+          reachedServer = true;
           continue;
         }
         const failure = failureOf(error);
         if (!failure) throw error;
         const verdict = retryVerdict(failure, safety);
         if (verdict === 'fail') throw error;
+        if (mayHaveReachedServer(failure)) reachedServer = true;
         if (verdict === 'ambiguous') {
-          const recovered = await this.#recover(call, error);
-          if (recovered) return recovered;
+          const grace = options.createGraceWindow ?? config.createGraceWindow;
+          const windowEnd = Math.min(
+            config.clock.now() + grace,
+            explicitDeadline === undefined ? Number.POSITIVE_INFINITY : context.deadline,
+          );
+          return this.#recovered(
+            await recoverAmbiguousCreate(call.recovery, context, error, windowEnd, recoveryEnv),
+          );
         }
-        if (retry >= maxRetries) throw error;
-        const headers = failure.kind === 'status' ? failure.headers : {};
-        const delay = backoffMs(retry, headers);
-        this.#config.logger.warn(
-          `Retrying ${call.method} ${this.#displayPath(call)} in ${Math.round(delay)} ms (retry ${retry + 1} of ${maxRetries}): ${error instanceof Error ? error.message : String(error)}`,
+        const delay = backoffMs(context.attempts - 1, retryHeadersOf(error), Math.random, config.clock.now());
+        // Out of attempts, a Retry-After beyond the cap, or a wait past the deadline: fail now.
+        if (!context.hasAttemptsLeft() || delay === undefined || delay >= context.remaining()) {
+          const found =
+            safety === 'create' && reachedServer && call.recovery?.lookup
+              ? await lookupBeforeResend(call.recovery, context, error, recoveryEnv)
+              : undefined;
+          // A hostile server may have committed the create it refused: return the group if so.
+          if (found !== undefined) return this.#recovered(found);
+          throw error;
+        }
+        config.logger.warn(
+          `retrying in ${formatDuration(delay)} (attempt ${context.attempts + 1} of ${context.maxAttempts}): ${error instanceof Error ? error.message : String(error)}`,
         );
-        await sleep(delay, signal);
-        retry++;
+        await config.clock.sleep(delay, signal);
       }
     }
+  }
+
+  #recovered<T>(found: T): WithResponse<T> {
+    return { data: found, response: { status: 200, headers: {}, requestId: undefined } };
   }
 
   /** Checks path parameters, query and body before any I/O; the prepared call carries wire values. */
   #prepare<S extends z.ZodType>(call: Call<S>): PreparedCall<S> {
     const path = call.pathParams ? fillPath(call.path, call.pathParams) : call.path;
-    const query = call.querySchema
+    const parsedQuery = call.querySchema
       ? parseRequest(call.querySchema, call.query ?? {}, 'Invalid parameters')
       : undefined;
-    const body = call.bodySchema
-      ? parseRequest(call.bodySchema, call.body, 'Invalid request body')
-      : call.body;
+    const query = mergeExtra(parsedQuery, call.options?.extraQuery, 'extraQuery');
+    let body = call.bodySchema ? parseRequest(call.bodySchema, call.body, 'Invalid request body') : call.body;
+    if (call.options?.extraBody && body !== null && typeof body === 'object' && !Array.isArray(body)) {
+      body = mergeExtra(body as Record<string, unknown>, call.options.extraBody, 'extraBody');
+    }
     const wireQuery = query && Object.keys(query).length > 0 ? query : undefined;
     const search = wireQuery ? `?${new URLSearchParams(wireQuery).toString()}` : '';
     return { ...call, path, query: wireQuery, search, body };
   }
 
-  /** Resolves a URL the API handed out (a PDF link) against the base URL. */
-  resolveURL(url: string): string {
-    return new URL(url, `${this.#config.origin}${this.#config.basePath}/`).href;
+  /**
+   * Resolves a file link the API handed out (a PDF link) and checks it: `https:` only, or `http:`
+   * when the API itself is plain http on loopback (the mock). Anything else is refused before
+   * any request: a link to `file:` or `data:` is not a download.
+   */
+  fileURL(url: string, field = 'pdf_url'): string {
+    return checkFileURL(url, this.#config.origin, this.#config.basePath, field);
   }
 
   #wantsAuth(call: Call<z.ZodType>): boolean {
     return call.auth ?? !isAbsolute(call.path);
   }
 
-  /** The token for a call; a cancelled call stops waiting, while the shared refresh goes on for others. */
-  async #token(signal: AbortSignal | undefined): Promise<string> {
+  /**
+   * The token for an attempt. A cancelled call stops waiting, while the shared refresh goes on
+   * for others. A failed exchange that could pass with time becomes a connection error saying
+   * nothing was sent, so the caller's budget decides whether to try again.
+   */
+  async #token(context: CallContext, signal: AbortSignal | undefined): Promise<string> {
     if (!this.#tokens) throw new Error('HttpCore has no token source');
-    const pending = this.#tokens.get();
-    if (!signal) return pending;
-    if (signal.aborted) throw new APIUserAbortError();
-    let onAbort: (() => void) | undefined;
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(new APIUserAbortError());
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+    let token: string;
     try {
-      return await Promise.race([pending, aborted]);
-    } finally {
-      if (onAbort) signal.removeEventListener('abort', onAbort);
+      token = await raceAbort(this.#tokens.get(), signal, context.label);
+    } catch (error) {
+      if (signal?.aborted) throw abortError(signal, context.label);
+      const failure = failureOf(error);
+      if (failure && retryVerdict(failure, 'read') === 'retry') {
+        throw new APIConnectionError(
+          `${context.label}: could not get an access token, so nothing was sent (${context.progress()}): ${error instanceof Error ? error.message : String(error)}`,
+          { cause: error, requestNotSent: true },
+        );
+      }
+      throw error;
     }
+    this.#config.secrets.addToken(token);
+    return token;
   }
 
+  #host(call: PreparedCall<z.ZodType>): string {
+    return isAbsolute(call.path) ? new URL(call.path).host : new URL(this.#config.origin).host;
+  }
+
+  /** The path as messages show it: base path included, query masked; a file link's query (its signature) dropped. */
   #displayPath(call: PreparedCall<z.ZodType>): string {
-    const path = isAbsolute(call.path) ? new URL(call.path).pathname : call.path;
-    return maskText(`${path}${call.search}`);
+    if (isAbsolute(call.path)) return maskText(new URL(call.path).pathname);
+    return maskText(`${this.#config.basePath}${call.path}${call.search}`);
+  }
+
+  #statusError(call: PreparedCall<z.ZodType>, context: CallContext, response: TransportResponse): APIError {
+    const status = response.status;
+    const redirect = status >= 300 && status < 400 ? 'The SDK follows no redirects.' : undefined;
+    const secrets = this.#config.secrets;
+    const oversize = oversizeDetail(response.body);
+    return APIError.from({
+      status,
+      headers: response.headers,
+      body: secrets.scrubDeep(decodeErrorBody(response.body)),
+      ...(oversize === undefined ? {} : { message: secrets.scrub(oversize) }),
+      method: call.method,
+      path: context.path,
+      context: `${context.host}, ${context.progress()}`,
+      hint: call.hints?.[status] ?? redirect,
+    });
   }
 
   async #attempt(
     call: PreparedCall<z.ZodType>,
+    context: CallContext,
     token: string | undefined,
-    retry: number,
+    timeout: number,
+    attemptMs: number,
   ): Promise<TransportResponse> {
     const config = this.#config;
     let origin = config.origin;
     let path: string;
+    let headers: Record<string, string>;
     if (isAbsolute(call.path)) {
       const url = new URL(call.path);
       origin = url.origin;
       path = `${url.pathname}${url.search}`;
+      // A file host gets none of the caller's headers: they may carry credentials of their own.
+      headers = { 'user-agent': config.sdkHeaders['user-agent'] ?? 'applicant-verification' };
     } else {
       path = `${config.basePath}${call.path}${call.search}`;
+      headers = { ...config.sdkHeaders, ...config.defaultHeaders, ...call.options?.headers };
     }
-    const headers: Record<string, string> = { ...config.defaultHeaders, ...call.options?.headers };
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     let body: string | undefined;
     if (call.body !== undefined) {
@@ -288,49 +338,67 @@ export class HttpCore {
       headers['content-type'] = 'application/json';
     }
 
-    const timeoutMs = call.options?.timeout ?? config.timeout;
-    const userSignal = call.options?.signal;
-    if (userSignal?.aborted) throw new APIUserAbortError();
+    const signal = call.options?.signal;
+    if (attemptMs <= 0) {
+      throw new APIConnectionTimeoutError(
+        `${context.label} ran out of time before this attempt (${context.progress()}); nothing was sent.`,
+        { requestNotSent: true },
+      );
+    }
     // The transport enforces the deadline (no AbortController and timer of our own per attempt);
-    // time spent waiting for a limiter slot counts against it, as before.
+    // time spent waiting for a limiter slot counts against it.
     const started = performance.now();
-    const deadline = started + timeoutMs;
     try {
-      const response = await config.limiter.run(async () => {
-        const answer = await config.transport({
-          method: call.method,
-          origin,
-          path,
-          headers,
-          body,
-          signal: userSignal,
-          timeout: deadline - performance.now(),
-          maxResponseBytes: config.maxResponseBytes,
-        });
-        // Pause the whole client before this slot frees, so no queued request slips through.
-        if (answer.status === 429) config.limiter.pauseFor(retryAfterMs(answer.headers) ?? BACKOFF.initialMs);
-        return answer;
-      }, userSignal);
+      const response = await config.limiter.run(
+        async () => {
+          const answer = await config.transport({
+            method: call.method,
+            origin,
+            path,
+            headers,
+            body,
+            signal,
+            timeout: attemptMs - (performance.now() - started),
+            maxResponseBytes: config.maxResponseBytes,
+          });
+          // Pause the whole client before this slot frees, so no queued request slips through.
+          if (answer.status === 429)
+            config.limiter.pauseFor(rateLimitPauseMs(answer.headers, config.clock.now()));
+          return answer;
+        },
+        { signal, maxWaitMs: attemptMs },
+      );
       if (this.#debug) {
-        config.logger.debug(`${call.method} ${this.#displayPath(call)} → ${response.status}`, {
-          attempt: retry + 1,
+        config.logger.debug(`${call.method} ${context.path} → ${response.status}`, {
+          attempt: context.attempts,
           durationMs: Math.round(performance.now() - started),
           requestId: response.headers['x-request-id'],
         });
       }
       return response;
     } catch (error) {
-      if (userSignal?.aborted) throw new APIUserAbortError();
-      if (error instanceof TransportTimeoutError) {
-        throw new APIConnectionTimeoutError(`Request timed out after ${timeoutMs} ms (timeout).`, {
-          cause: error,
-        });
+      if (signal?.aborted) throw abortError(signal, context.label);
+      if (error instanceof ResponseTooLargeError) throw error;
+      if (error instanceof QueueTimeoutError) {
+        throw new APIConnectionTimeoutError(
+          `${context.label} timed out after ${formatDuration(error.waitedMs)} waiting for a free slot (maxConcurrency) or the end of a rate-limit pause (${context.progress()}); nothing was sent.`,
+          { cause: error, requestNotSent: true },
+        );
       }
-      if (error instanceof APIUserAbortError || error instanceof ResponseTooLargeError) throw error;
-      const connectionError = toConnectionError(error);
+      if (error instanceof TransportTimeoutError) {
+        throw new APIConnectionTimeoutError(
+          `${context.label} timed out after ${formatDuration(attemptMs)} (${attemptMs < timeout ? `cut short by the call's deadline, timeout ${formatDuration(timeout)}; ` : ''}${context.progress()})${error.requestSent ? '' : '; nothing was sent'}.`,
+          { cause: error, requestNotSent: !error.requestSent },
+        );
+      }
+      const network = describeNetworkError(error);
+      const connectionError = new APIConnectionError(
+        `${context.label} failed: ${this.#config.secrets.scrub(network.reason)} (${context.progress()})${network.requestNotSent ? '; nothing was sent' : ''}.`,
+        { cause: error, requestNotSent: network.requestNotSent },
+      );
       if (this.#debug) {
-        config.logger.debug(`${call.method} ${this.#displayPath(call)} failed: ${connectionError.message}`, {
-          attempt: retry + 1,
+        config.logger.debug(connectionError.message, {
+          attempt: context.attempts,
           durationMs: Math.round(performance.now() - started),
         });
       }
@@ -346,6 +414,7 @@ export class HttpCore {
     if (call.responseType === 'bytes') {
       return { data: parseResponse(call.schema, new Uint8Array(response.body), 'strict'), response: info };
     }
+    const label = `${call.method} ${this.#displayPath(call)}`;
     let json: unknown = EMPTY_BODY;
     if (response.body.length > 0) {
       try {
@@ -353,8 +422,8 @@ export class HttpCore {
       } catch {
         throw new ResponseValidationError(
           [{ path: '', message: 'Response body is not valid JSON', code: 'invalid_json' }],
-          response.body.toString('utf8', 0, MAX_ERROR_TEXT),
-          `Unexpected response to ${call.method} ${this.#displayPath(call)}`,
+          this.#config.secrets.scrub(excerpt(response.body)),
+          `Unexpected response to ${label}`,
         );
       }
     }
@@ -364,33 +433,8 @@ export class HttpCore {
       value,
       this.#config.validation,
       this.#config.logger,
-      () => `Unexpected response to ${call.method} ${this.#displayPath(call)}`,
+      () => `Unexpected response to ${label}`,
     );
     return { data, response: info };
-  }
-
-  async #recover<S extends z.ZodType>(
-    call: PreparedCall<S>,
-    cause: unknown,
-  ): Promise<WithResponse<z.output<S>> | undefined> {
-    const recovery = call.recovery;
-    const path = this.#displayPath(call);
-    if (!recovery?.lookup) throw new GroupMayHaveBeenCreatedError(path, recovery?.correlationId, cause);
-    let found: z.output<S> | undefined;
-    try {
-      found = await recovery.lookup();
-    } catch (lookupError) {
-      throw new GroupMayHaveBeenCreatedError(path, recovery.correlationId, lookupError);
-    }
-    if (found === undefined) {
-      this.#config.logger.warn(
-        `${call.method} ${path} failed ambiguously; the lookup shows nothing was created, resending.`,
-      );
-      return undefined;
-    }
-    this.#config.logger.warn(
-      `${call.method} ${path} failed ambiguously; recovered the object created by the first attempt.`,
-    );
-    return { data: found, response: { status: 200, headers: {}, requestId: undefined } };
   }
 }

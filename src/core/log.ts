@@ -2,7 +2,7 @@
  * A leveled logger. Every line goes through redaction first, so no call site can leak a token,
  * a secret key or an applicant's contact details by accident.
  */
-import { maskText, redact } from './redact.js';
+import { capText, maskText, redact } from './redact.js';
 
 /** Where log lines go: `console` fits, and so do pino or winston loggers. */
 export interface Logger {
@@ -33,15 +33,31 @@ const consoleSink: Logger = {
   error: (message, data) => console.error(message, ...(data ? [data] : [])),
 };
 
-/** Wraps `sink` so that only lines at or above `level` pass, each one redacted. */
-export function createLogger(level: LogLevel, sink: Logger = consoleSink): Logger & { level: LogLevel } {
+/** Removes the client's own secrets (key, tokens) from a line; identity when none are known. */
+export interface SecretScrubber {
+  /** `text` without any known secret. */
+  scrub(text: string): string;
+  /** A deep copy of `value` without any known secret. */
+  scrubDeep(value: unknown): unknown;
+}
+
+/**
+ * Wraps `sink` so that only lines at or above `level` pass, each one capped, redacted and
+ * scrubbed of the client's own secrets (a server may echo them into a message we repeat).
+ */
+export function createLogger(
+  level: LogLevel,
+  sink: Logger = consoleSink,
+  secrets?: SecretScrubber,
+): Logger & { level: LogLevel } {
   const rank = LOG_LEVELS.indexOf(level);
   const write = (at: Exclude<LogLevel, 'off'>) => {
     if (LOG_LEVELS.indexOf(at) > rank) return () => {};
     return (message: string, data?: Record<string, unknown>) => {
-      const safeMessage = `[applicant-verification] ${maskText(message)}`;
+      const text = capText(secrets ? secrets.scrub(message) : message);
+      const safeMessage = `[applicant-verification] ${maskText(text)}`;
       if (data === undefined) sink[at](safeMessage);
-      else sink[at](safeMessage, redact(data) as Record<string, unknown>);
+      else sink[at](safeMessage, redact(secrets ? secrets.scrubDeep(data) : data) as Record<string, unknown>);
     };
   };
   return { level, debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };

@@ -3,6 +3,7 @@
  * at construction with a message naming the option and the variable, never on the first call.
  */
 import type { Dispatcher } from 'undici';
+import type { Clock } from './clock.js';
 import { VerificationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './log.js';
 import type { ValidationMode } from './validate.js';
@@ -19,8 +20,19 @@ export interface ClientOptions {
   accessToken?: string | (() => string | Promise<string>) | undefined;
   /** Milliseconds per attempt, response body included. Default 60 000. */
   timeout?: number | undefined;
-  /** Retries after the first attempt. Default 2. */
+  /** Retries after the first attempt. Default 2. The token exchange's attempts count against them. */
   maxRetries?: number | undefined;
+  /**
+   * Milliseconds a whole call may take, every attempt and wait included. Default: `timeout` ×
+   * (`maxRetries` + 1) plus the longest backoff before each retry.
+   */
+  deadline?: number | undefined;
+  /**
+   * After a create with a `correlation_id` failed ambiguously (timeout, reset, 5xx, unreadable
+   * body), how long in ms the SDK keeps looking the group up before it throws
+   * `GroupMayHaveBeenCreatedError`. Default 30 000.
+   */
+  createGraceWindow?: number | undefined;
   /** Any undici Dispatcher (ProxyAgent, MockAgent, an mTLS Agent); default a keep-alive Pool. */
   dispatcher?: Dispatcher | undefined;
   /**
@@ -41,8 +53,10 @@ export interface ClientOptions {
   maxResponseBytes?: number | undefined;
   /** Allow a plain-http baseURL on a non-loopback host (never in production). Default false. */
   allowInsecureHttp?: boolean | undefined;
-  /** Headers added to every request. */
+  /** Headers added to every API request (never sent to a PDF file host). */
   defaultHeaders?: Record<string, string> | undefined;
+  /** @internal The time source of the SDK's own waits (backoff, pauses, grace window, polling); tests shorten them. */
+  clock?: Clock | undefined;
 }
 
 /** Options with defaults applied and checks passed. */
@@ -53,6 +67,9 @@ export interface ResolvedOptions {
   secretKey: string | undefined;
   timeout: number;
   maxRetries: number;
+  deadline: number | undefined;
+  createGraceWindow: number;
+  clock: Clock | undefined;
   dispatcher: Dispatcher | undefined;
   fetch: (() => typeof fetch) | undefined;
   logLevel: LogLevel;
@@ -154,6 +171,9 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     secretKey,
     timeout: positive('timeout', options.timeout ?? 60_000),
     maxRetries: positive('maxRetries', options.maxRetries ?? 2, true),
+    deadline: options.deadline === undefined ? undefined : positive('deadline', options.deadline),
+    createGraceWindow: positive('createGraceWindow', options.createGraceWindow ?? 30_000, true),
+    clock: options.clock,
     dispatcher: options.dispatcher,
     fetch: fetchImpl,
     logLevel,

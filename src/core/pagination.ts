@@ -1,49 +1,109 @@
 /**
- * Pages of list results. The end of the data is decided from `total_count` and empty pages,
- * never from an assumed page size: the spec does not give the applicant groups' page size.
+ * Pages of list results. The end of the data is decided from what the pages hold, never from an
+ * assumed page size (the spec does not give the applicant groups' page size), and a walk always
+ * ends, whatever the server claims: on an empty page, on a page that adds no new ids, when the
+ * items seen reach `total_count`, or (when the server sends no `total_count`) on a page shorter
+ * than the longest before it. A walk past {@link MAX_PAGES} pages throws {@link PaginationLimitError}.
  */
 import type { z } from 'zod';
 import { APIPromise, type WithResponse } from './api-promise.js';
+import { PaginationLimitError } from './errors.js';
 import type { HttpCore, RequestOptions } from './http.js';
 
-/** Loads page `page` given how many items came before it. */
-export type PageLoader<T> = (page: number, itemsBefore: number) => Promise<WithResponse<Page<T>>>;
+/** The most pages one walk fetches before it gives up with {@link PaginationLimitError}. */
+export const MAX_PAGES = 10_000;
+
+/** @internal What one walk over a list has seen so far; shared by the pages of the walk. */
+export interface Walk {
+  /** Page number each id was first seen on. */
+  readonly firstSeen: Map<string, number>;
+  /** Pages fetched in this walk. */
+  pagesLoaded: number;
+}
+
+/** Loads page `page` given how many items came before it and the longest page so far. */
+export type PageLoader<T> = (
+  page: number,
+  itemsBefore: number,
+  longestPage: number,
+  walk: Walk,
+) => Promise<WithResponse<Page<T>>>;
 
 /** One page of a list. */
 export class Page<T> {
   /** The items of this page. */
   readonly items: T[];
-  /** How many items match the query across all pages (`total_count`). */
-  readonly totalCount: number;
+  /** How many items match the query across all pages (`total_count`); `undefined` when the server did not say. */
+  readonly totalCount: number | undefined;
   /** This page's number, from 1. */
   readonly page: number;
   readonly #itemsBefore: number;
+  readonly #longestBefore: number;
+  readonly #addsNewItems: boolean;
+  readonly #walk: Walk;
+  readonly #itemId: (item: T) => string | undefined;
   readonly #load: PageLoader<T>;
 
   /** @internal Built by the list methods. */
-  constructor(items: T[], totalCount: number, page: number, itemsBefore: number, load: PageLoader<T>) {
+  constructor(
+    items: T[],
+    totalCount: number | undefined,
+    page: number,
+    position: {
+      itemsBefore: number;
+      longestBefore: number;
+      addsNewItems: boolean;
+      walk: Walk;
+      itemId: (item: T) => string | undefined;
+    },
+    load: PageLoader<T>,
+  ) {
     this.items = items;
     this.totalCount = totalCount;
     this.page = page;
-    this.#itemsBefore = itemsBefore;
+    this.#itemsBefore = position.itemsBefore;
+    this.#longestBefore = position.longestBefore;
+    this.#addsNewItems = position.addsNewItems;
+    this.#walk = position.walk;
+    this.#itemId = position.itemId;
     this.#load = load;
   }
 
-  /** Whether another page holds more items. */
+  /** Whether another page may hold more items. */
   hasNextPage(): boolean {
-    return this.items.length > 0 && this.#itemsBefore + this.items.length < this.totalCount;
+    if (this.items.length === 0 || !this.#addsNewItems) return false;
+    const seen = this.#itemsBefore + this.items.length;
+    if (this.totalCount !== undefined) return seen < this.totalCount;
+    // No total_count: a page shorter than an earlier one is the last.
+    return this.items.length >= this.#longestBefore;
   }
 
   /** Fetches the next page (check {@link hasNextPage} first). */
   getNextPage(): APIPromise<Page<T>> {
-    return new APIPromise(this.#load(this.page + 1, this.#itemsBefore + this.items.length));
+    return new APIPromise(
+      this.#load(
+        this.page + 1,
+        this.#itemsBefore + this.items.length,
+        Math.max(this.#longestBefore, this.items.length),
+        this.#walk,
+      ),
+    );
   }
 
-  /** Walks this page and every later one, one request per page, holding one page at a time. */
+  /** Whether `item` shows up here for the first time in the walk (items without an id always do). */
+  #isFirstSighting(item: T): boolean {
+    const id = this.#itemId(item);
+    return id === undefined || (this.#walk.firstSeen.get(id) ?? this.page) >= this.page;
+  }
+
+  /**
+   * Walks this page and every later one, one request per page, holding one page at a time. An
+   * item an earlier page already gave (a server repeating itself) is not given again.
+   */
   async *iterate(): AsyncGenerator<T, void, undefined> {
     let current: Page<T> = this;
     for (;;) {
-      yield* current.items;
+      for (const item of current.items) if (current.#isFirstSighting(item)) yield item;
       if (!current.hasNextPage()) return;
       current = await current.getNextPage();
     }
@@ -63,7 +123,7 @@ export interface ToArrayOptions {
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
   /** @internal */
   constructor(load: PageLoader<T>, firstPage: number) {
-    super(load(firstPage, 0));
+    super(load(firstPage, 0, 0, { firstSeen: new Map(), pagesLoaded: 0 }));
   }
 
   /** Every item of every page, in order. */
@@ -95,14 +155,46 @@ export interface ListCall<S extends z.ZodType, T> {
   schema: S;
   /** The items of one response. */
   items: (body: z.output<S>) => T[];
-  /** The `total_count` of one response. */
-  totalCount: (body: z.output<S>) => number;
+  /** The `total_count` of one response, `undefined` when absent. */
+  totalCount: (body: z.output<S>) => number | null | undefined;
+  /** An item's id, to notice a page that repeats earlier ones. Default: its `id` field, if a string. */
+  itemId?: (item: T) => string | undefined;
   options?: RequestOptions | undefined;
+}
+
+function defaultItemId(item: unknown): string | undefined {
+  if (typeof item !== 'object' || item === null) return undefined;
+  const id = (item as { id?: unknown }).id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** Records the page's ids; whether any item is new to the walk (first seen on this page, or without id). */
+function recordIds<T>(
+  items: T[],
+  page: number,
+  walk: Walk,
+  itemId: (item: T) => string | undefined,
+): boolean {
+  let addsNew = false;
+  for (const item of items) {
+    const id = itemId(item);
+    if (id === undefined) {
+      addsNew = true;
+      continue;
+    }
+    const first = walk.firstSeen.get(id);
+    if (first === undefined) walk.firstSeen.set(id, page);
+    if (first === undefined || first >= page) addsNew = true;
+  }
+  return addsNew;
 }
 
 /** Starts a paginated list: the first page is requested at once. */
 export function listPages<S extends z.ZodType, T>(core: HttpCore, call: ListCall<S, T>): PagePromise<T> {
-  const load: PageLoader<T> = async (page, itemsBefore) => {
+  const itemId = call.itemId ?? defaultItemId;
+  const load: PageLoader<T> = async (page, itemsBefore, longestBefore, walk) => {
+    if (walk.pagesLoaded >= MAX_PAGES) throw new PaginationLimitError(MAX_PAGES, call.path);
+    walk.pagesLoaded++;
     const { data, response } = await core.execute({
       method: 'GET',
       path: call.path,
@@ -111,7 +203,11 @@ export function listPages<S extends z.ZodType, T>(core: HttpCore, call: ListCall
       schema: call.schema,
       options: call.options,
     });
-    return { data: new Page(call.items(data), call.totalCount(data), page, itemsBefore, load), response };
+    const items = call.items(data);
+    const totalCount = call.totalCount(data) ?? undefined;
+    const addsNewItems = recordIds(items, page, walk, itemId);
+    const position = { itemsBefore, longestBefore, addsNewItems, walk, itemId };
+    return { data: new Page(items, totalCount, page, position, load), response };
   };
   const first = typeof call.params.page === 'number' ? call.params.page : 1;
   return new PagePromise(load, first);

@@ -1,7 +1,9 @@
 /**
- * When to try again and how long to wait. A create sends emails and texts to real people, so
- * requests are classed by what a resend could do: `read` requests retry freely, `create`
- * requests only when the first attempt provably never reached the server.
+ * When to try again and how long to wait: a pure policy, no I/O and no clock of its own. A create
+ * sends emails and texts to real people, so requests are classed by what a resend could do:
+ * `read` requests retry freely, `create` requests are resent only when the first attempt provably
+ * never left the process or the server refused it before processing (429; a 401 is handled by the
+ * token refresh). Everything else a create suffers is `ambiguous`: the caller's recovery decides.
  */
 import {
   APIConnectionError,
@@ -28,10 +30,18 @@ export type RetryVerdict =
   | 'ambiguous';
 
 const RETRYABLE_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504]);
-const AMBIGUOUS_STATUSES = new Set([408, 425, 500, 502, 504]);
 
 /** Backoff bounds, in milliseconds. */
-export const BACKOFF = { initialMs: 500, maxMs: 8_000, maxRetryAfterMs: 60_000 } as const;
+export const BACKOFF = {
+  /** First backoff, doubled after each retry. */
+  initialMs: 500,
+  /** Longest computed backoff. */
+  maxMs: 8_000,
+  /** No wait is shorter than this, `Retry-After: 0` included. */
+  floorMs: 250,
+  /** The longest `Retry-After` honoured; beyond it the call fails instead of waiting. */
+  maxRetryAfterMs: 60_000,
+} as const;
 
 /** Classifies an attempt's failure for a request of the given safety. */
 export function retryVerdict(failure: AttemptFailure, safety: RetrySafety): RetryVerdict {
@@ -41,10 +51,14 @@ export function retryVerdict(failure: AttemptFailure, safety: RetrySafety): Retr
   }
   if (!RETRYABLE_STATUSES.has(failure.status)) return 'fail';
   if (safety === 'read') return 'retry';
-  // 429 and a 503 that names a Retry-After are the server saying it did not take the request.
-  if (failure.status === 429) return 'retry';
-  if (failure.status === 503) return retryAfterMs(failure.headers) === undefined ? 'ambiguous' : 'retry';
-  return AMBIGUOUS_STATUSES.has(failure.status) ? 'ambiguous' : 'fail';
+  // 429 is the server refusing before processing. Every other retryable status (5xx included,
+  // whatever Retry-After says) may come after the group was committed.
+  return failure.status === 429 ? 'retry' : 'ambiguous';
+}
+
+/** Whether the attempt may have reached the server's processing (so a resend could duplicate). */
+export function mayHaveReachedServer(failure: AttemptFailure): boolean {
+  return failure.kind === 'status' || !failure.requestNotSent;
 }
 
 /** The wait the server asked for (`retry-after-ms`, or `Retry-After` in seconds or as an HTTP date). */
@@ -52,7 +66,7 @@ export function retryAfterMs(headers: Record<string, string>, now = Date.now()):
   const ms = headers['retry-after-ms'];
   if (ms !== undefined) {
     const value = Number(ms);
-    if (Number.isFinite(value) && value >= 0) return value;
+    if (ms.trim() !== '' && Number.isFinite(value) && value >= 0) return value;
   }
   const header = headers['retry-after'];
   if (header === undefined) return undefined;
@@ -62,16 +76,45 @@ export function retryAfterMs(headers: Record<string, string>, now = Date.now()):
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
+/** The backoff before retry number `retry` (0-based): 0.5 s × 2^n capped at 8 s, jitter in [0.75, 1]. */
+export function exponentialBackoffMs(retry: number, random = Math.random): number {
+  const base = Math.min(BACKOFF.initialMs * 2 ** retry, BACKOFF.maxMs);
+  return Math.max(BACKOFF.floorMs, base * (0.75 + 0.25 * random()));
+}
+
 /**
  * Milliseconds to wait before retry number `retry` (0-based): the server's word when it gave one
- * (up to 60 s), else 0.5 s × 2^n capped at 8 s, with jitter in [0.75, 1] so a fleet of batch
- * jobs does not retry in lockstep.
+ * (never below the floor), else {@link exponentialBackoffMs}. `undefined` when the server asked
+ * for longer than {@link BACKOFF.maxRetryAfterMs}: the call should fail rather than wait.
  */
-export function backoffMs(retry: number, headers: Record<string, string> = {}, random = Math.random): number {
-  const asked = retryAfterMs(headers);
-  if (asked !== undefined && asked <= BACKOFF.maxRetryAfterMs) return asked;
-  const base = Math.min(BACKOFF.initialMs * 2 ** retry, BACKOFF.maxMs);
-  return base * (0.75 + 0.25 * random());
+export function backoffMs(
+  retry: number,
+  headers: Record<string, string> = {},
+  random = Math.random,
+  now = Date.now(),
+): number | undefined {
+  const asked = retryAfterMs(headers, now);
+  if (asked === undefined) return exponentialBackoffMs(retry, random);
+  if (asked > BACKOFF.maxRetryAfterMs) return undefined;
+  return Math.max(BACKOFF.floorMs, asked);
+}
+
+/**
+ * A call's deadline when the caller set none: every attempt's full timeout plus the longest
+ * backoff before each retry, so a short timeout still leaves room for the retries it allows.
+ */
+export function defaultDeadlineMs(timeout: number, maxRetries: number): number {
+  if (!Number.isFinite(maxRetries)) return Number.POSITIVE_INFINITY;
+  let waits = 0;
+  for (let retry = 0; retry < maxRetries; retry++)
+    waits += Math.min(BACKOFF.initialMs * 2 ** retry, BACKOFF.maxMs);
+  return timeout * (maxRetries + 1) + waits;
+}
+
+/** The client-wide pause a 429 starts: what the server asked, between the floor and the cap. */
+export function rateLimitPauseMs(headers: Record<string, string>, now = Date.now()): number {
+  const asked = retryAfterMs(headers, now) ?? BACKOFF.initialMs;
+  return Math.min(BACKOFF.maxRetryAfterMs, Math.max(BACKOFF.floorMs, asked));
 }
 
 /** The failure an error stands for, or `undefined` for errors no retry can fix. */

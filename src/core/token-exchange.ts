@@ -15,7 +15,19 @@ const authBodySchema = z.union([
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
-/** Builds the exchange of `credentials` for a token, sent through `core` (retries included). */
+/** Where a 404 from the token endpoint most likely comes from: a base URL that already has `/api/v1`. */
+function notFoundHint(core: HttpCore): string {
+  if (/\/api\/v1$/i.test(core.basePath)) {
+    return `The base URL ends in /api/v1: remove it (use ${core.origin}${core.basePath.replace(/\/api\/v1$/i, '')}), since the SDK adds /api/v1/... to every path`;
+  }
+  return `Check the base URL (${core.origin}${core.basePath}): it should be the API's root, without /api/v1, which the SDK adds itself`;
+}
+
+/**
+ * Builds the exchange of `credentials` for a token, sent through `core`. One attempt per
+ * exchange: the exchange runs inside an API call's attempt, whose retry budget decides whether
+ * to try again (retries nested here would multiply: 3 × 3 auth calls for one failing call).
+ */
 export function createTokenExchange(
   core: HttpCore,
   credentials: { clientId: string; secretKey: string },
@@ -28,8 +40,10 @@ export function createTokenExchange(
       schema: authBodySchema,
       auth: false,
       keepCredentialHeaders: true,
-      // Asking for a token has no side effect, so it retries like a read.
+      // Asking for a token has no side effect: a read, retried by the calling attempt's budget.
       safety: 'read',
+      options: { maxRetries: 0 },
+      hints: { 404: notFoundHint(core) },
     });
     const header = response.headers.authorization ?? '';
     const token = BEARER.exec(header)?.[1] ?? data?.token ?? data?.access_token;

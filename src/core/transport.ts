@@ -34,10 +34,15 @@ export class TransportTimeoutError extends Error {
   override name = 'TransportTimeoutError';
   /** The timeout in milliseconds. */
   readonly timeout: number;
+  /** Whether the request had been handed to a connection (it may have been written). */
+  readonly requestSent: boolean;
 
-  constructor(timeout: number) {
-    super(`The attempt did not complete within ${timeout} ms.`);
+  constructor(timeout: number, requestSent = true) {
+    super(
+      `The attempt did not complete within ${Math.max(0, Math.round(timeout))} ms${requestSent ? '' : ' (still queued for a connection: nothing was sent)'}.`,
+    );
     this.timeout = timeout;
+    this.requestSent = requestSent;
   }
 }
 
@@ -76,15 +81,17 @@ function errorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Wraps a low-level network failure, recording whether the request provably never left. */
-export function toConnectionError(error: unknown): APIConnectionError {
-  if (error instanceof APIConnectionError) return error;
+/** What a low-level network failure says, and whether the request provably never left. */
+export function describeNetworkError(error: unknown): { reason: string; requestNotSent: boolean } {
+  if (error instanceof APIConnectionError)
+    return { reason: error.message, requestNotSent: error.requestNotSent };
   const code = errorCode(error);
-  const reason = error instanceof Error ? error.message : String(error);
-  return new APIConnectionError(`Connection error${code ? ` (${code})` : ''}: ${reason}`, {
-    cause: error,
+  const message = error instanceof Error ? error.message : String(error);
+  const reason = code && !message.includes(code) ? `${message} (${code})` : message;
+  return {
+    reason: reason || 'connection error',
     requestNotSent: code !== undefined && NOT_SENT_CODES.has(code),
-  });
+  };
 }
 
 function refuseDeclaredOversize(headers: Record<string, string>, limit: number): void {
@@ -167,7 +174,8 @@ class CollectHandler {
   };
 
   readonly #onTimeout = (timeout: number): void => {
-    this.#stop(new TransportTimeoutError(timeout));
+    // Before onConnect the request still waits in the pool's queue: no byte of it was written.
+    this.#stop(new TransportTimeoutError(timeout, this.#abort !== undefined));
   };
 
   #settle(): void {
@@ -247,7 +255,8 @@ export function undiciTransport(dispatcherFor: (origin: string) => Dispatcher): 
   return (request) => {
     const { signal, timeout } = request;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
-    if (timeout !== undefined && timeout <= 0) return Promise.reject(new TransportTimeoutError(timeout));
+    if (timeout !== undefined && timeout <= 0)
+      return Promise.reject(new TransportTimeoutError(timeout, false));
     const handler = new CollectHandler(signal, request.maxResponseBytes, timeout);
     dispatcherFor(request.origin).dispatch(
       {
@@ -267,7 +276,7 @@ export function undiciTransport(dispatcherFor: (origin: string) => Dispatcher): 
 export function fetchTransport(getFetch: () => typeof fetch): Transport {
   return async (request) => {
     const { timeout } = request;
-    if (timeout !== undefined && timeout <= 0) throw new TransportTimeoutError(timeout);
+    if (timeout !== undefined && timeout <= 0) throw new TransportTimeoutError(timeout, false);
     const timer = timeout === undefined ? undefined : new AbortController();
     const clock = timer && setTimeout(() => timer.abort(new TransportTimeoutError(timeout ?? 0)), timeout);
     const signals = [request.signal, timer?.signal].filter((signal) => signal !== undefined);
@@ -278,6 +287,8 @@ export function fetchTransport(getFetch: () => typeof fetch): Transport {
         headers: request.headers,
         body: request.body ?? null,
         signal: signal ?? null,
+        // A redirect is answered as is, like on the undici path: never followed to another host.
+        redirect: 'manual',
       });
       const headers: Record<string, string> = {};
       response.headers.forEach((value, name) => {

@@ -1,10 +1,9 @@
 /** Applicant groups: the current interface (spec 4.1 to 4.3). */
 import type { APIPromise } from '../core/api-promise.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/batch.js';
-import { NotFoundError } from '../core/errors.js';
+import { GroupNotFoundError } from '../core/errors.js';
 import type { RequestOptions } from '../core/http.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
-import { sleep } from '../core/sleep.js';
 import {
   type ApplicantGroup,
   type ApplicantGroupCreateParams,
@@ -22,9 +21,12 @@ const GROUPS = '/api/v1/applicant_groups';
 /** What narrows the search for one group: the API has no retrieve-by-id endpoint. */
 export type GroupLookupHint = Partial<Pick<ApplicantGroup, 'correlation_id' | 'created_at_timestamp'>>;
 
+/** The shortest wait between two polls of {@link ApplicantGroups.waitForCompletion}, in ms. */
+export const MIN_POLL_INTERVAL_MS = 1_000;
+
 /** Options of {@link ApplicantGroups.waitForCompletion}. */
 export interface WaitOptions extends RequestOptions {
-  /** Milliseconds between polls. Default 30 000. */
+  /** Milliseconds between polls. Default 30 000; never less than 1 000 (shorter values are raised). */
   pollInterval?: number;
   /** Called with the group each time its status (or expiry) changes. */
   onStatusChange?: (group: ApplicantGroup) => void;
@@ -55,11 +57,11 @@ export class ApplicantGroups extends APIResource {
 
   /**
    * Creates a group and, unless `is_invitation_disabled`, emails (and texts) every applicant.
-   * Pass a `correlation_id`: after an ambiguous failure the SDK then looks the group up instead
-   * of sending the invitations twice.
+   * Pass a `correlation_id`: after an ambiguous failure the SDK then looks the group up (over the
+   * grace window) instead of sending the invitations twice.
    */
   create(body: ApplicantGroupCreateParams, options?: RequestOptions): APIPromise<ApplicantGroup> {
-    const correlationId = body?.correlation_id;
+    const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
     return this.core.request({
       method: 'POST',
       path: GROUPS,
@@ -69,7 +71,9 @@ export class ApplicantGroups extends APIResource {
       options,
       recovery: {
         correlationId,
-        lookup: correlationId ? () => this.findByCorrelationId(correlationId, options) : undefined,
+        lookup: correlationId
+          ? (lookupOptions) => this.findByCorrelationId(correlationId, lookupOptions)
+          : undefined,
       },
     });
   }
@@ -105,7 +109,8 @@ export class ApplicantGroups extends APIResource {
 
   /**
    * Polls a group until it is completed or expired, and returns it in that state. Pass the group
-   * object (not just its id) so each poll is one narrow request.
+   * object (not just its id) so each poll is one narrow request. Throws {@link GroupNotFoundError}
+   * when no group has the id.
    */
   async waitForCompletion(
     group: string | ApplicantGroup,
@@ -116,19 +121,15 @@ export class ApplicantGroups extends APIResource {
     let last: string | undefined;
     for (;;) {
       const current = await this.findById(id, hint, options);
-      if (!current)
-        throw new NotFoundError({
-          status: 404,
-          headers: {},
-          body: undefined,
-          method: 'GET',
-          path: `${GROUPS} (id ${id})`,
-        });
+      if (!current) throw new GroupNotFoundError(id);
       const state = `${current.status}${current.is_expired ? ' (expired)' : ''}`;
       if (state !== last) options.onStatusChange?.(current);
       last = state;
       if (isSettledGroup(current)) return current;
-      await sleep(options.pollInterval ?? 30_000, options.signal);
+      await this.core.clock.sleep(
+        Math.max(MIN_POLL_INTERVAL_MS, options.pollInterval ?? 30_000),
+        options.signal,
+      );
     }
   }
 

@@ -38,7 +38,9 @@ export class Reports extends APIResource {
   /**
    * The report's PDF bytes. Given an id, retrieves the report for a fresh link; given a retrieved
    * report, uses its link unless it is older than 2 hours. A rejected (stale) link is refreshed
-   * once by retrieving the report again. The link is pre-signed: no Authorization header is sent.
+   * once by retrieving the report again. The link is pre-signed: no Authorization header, and none
+   * of the caller's headers, go to the file host; redirects are not followed; a link that is not
+   * `https:` is refused (ResponseValidationError) without a request.
    */
   downloadPdf(report: string | ReportDetail, options?: RequestOptions): APIPromise<Uint8Array> {
     return new APIPromise(this.#downloadPdf(report, options));
@@ -52,7 +54,8 @@ export class Reports extends APIResource {
       try {
         return await this.core.execute({
           method: 'GET',
-          path: this.core.resolveURL(detail.pdf_url),
+          // https: only (http: from a loopback API), checked before any request; no caller headers.
+          path: this.core.fileURL(detail.pdf_url),
           schema: pdfBytesSchema,
           responseType: 'bytes',
           auth: false,

@@ -1,12 +1,16 @@
 /**
- * `createMockApi`: one stateful fake of the whole API, as msw handlers plus the controls a test
- * uses to drive and inspect it (clock, outbox, faults, life cycle, reports, deliveries).
+ * The mock's framework-free core: one stateful fake of the whole API as a function from a
+ * web-standard `Request` to a `Response`, plus the controls a test drives and inspects it with
+ * (clock, outbox, faults, life cycle, reports, deliveries, reset). The adapters are thin: the
+ * node:http server (server.ts), the bin, `mock.fetch` (fetch.ts) and the msw handlers (msw.ts,
+ * the only module that imports msw).
  */
 import { setMaxListeners } from 'node:events';
-import type { HttpHandler } from 'msw';
 import { createTokenAuthority } from './auth.js';
-import { createClock, type MockClock } from './clock.js';
+import { MAX_BODY_BYTES, readLimitedBody } from './body.js';
+import { createClock, DEFAULT_START_TIME, type MockClock } from './clock.js';
 import type { MockContext } from './context.js';
+import { CONTROL_PREFIX, createControlRoutes } from './control-api.js';
 import {
   createGroupViews,
   createReportControls,
@@ -15,10 +19,14 @@ import {
   type ReportControls,
 } from './controls.js';
 import { createFaults, type MockFaults } from './faults.js';
-import { createHandlers } from './handlers.js';
+import { createMockFetch } from './fetch.js';
 import { type ApplicantControls, createApplicantControls } from './lifecycle.js';
 import { createOutbox, type Outbox } from './outbox.js';
+import { runPipeline } from './pipeline.js';
 import { createRandom } from './random.js';
+import { errorResponse } from './responses.js';
+import { createRouter } from './router.js';
+import { createApiRoutes } from './routes.js';
 import { createStats, type RequestStats } from './stats.js';
 import { MockStore } from './store.js';
 import {
@@ -77,38 +85,41 @@ export interface MockControls {
   groups: GroupViews;
   /** The raw records held (read-only). */
   state: ReadonlyMockState;
-  /** Requests received, per route. */
+  /** Requests received, per route (control API requests are not counted). */
   stats: RequestStats;
 }
 
-/** A mock API for in-process use with msw. */
+/** A mock API: the core every adapter serves, with its controls. */
 export interface MockApi extends MockControls {
-  /** msw handlers answering on absolute URLs under {@link MockApi.baseUrl}. */
-  handlers: HttpHandler[];
-  /** Origin of the handlers, without a trailing slash. */
+  /** Origin the mock answers on and mints PDF links under, without a trailing slash. */
   baseUrl: string;
+  /**
+   * The core: answers one request. A network error (an injected reset or truncation) is
+   * `Response.error()` (`type === 'error'`); adapters turn it into their transport's failure.
+   */
+  handle(request: Request): Promise<Response>;
+  /**
+   * An in-process `fetch` over the core, no sockets: pass it as the SDK's `fetch` option with
+   * `baseURL: mock.baseUrl`. Injected resets and truncations reject with a `TypeError`, as
+   * fetch does on a network error; an aborted signal rejects with its reason.
+   */
+  fetch: typeof fetch;
+  /** Back to the seeded state: no groups, reports, invitations, faults or counts; the clock at its start. */
+  reset(): void;
   /** Stops webhook retries and releases their sockets. */
   close(): Promise<void>;
 }
 
-/** Internal wiring options, not part of the public API. */
-export interface MockApiInternals {
-  /** Set by the node:http adapter, which can truncate response bodies. */
-  socketControl: boolean;
-}
-
-/** Builds a mock API; `internals` lets the node:http adapter enable socket-level faults. */
-export function buildMockApi(
-  options: MockApiOptions = {},
-  internals: MockApiInternals = { socketControl: false },
-): MockApi {
+/** Builds a mock API (the core and its controls). */
+export function buildMockApi(options: MockApiOptions = {}): MockApi {
   const seed = options.seed ?? 1;
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1)
     throw new RangeError(`pageSize must be an integer >= 1, got ${pageSize}`);
   const clientId = options.clientId ?? DEFAULT_CLIENT_ID;
   const secretKey = options.secretKey ?? DEFAULT_SECRET_KEY;
-  const clock = createClock(options.startTime);
+  const startTime = options.startTime ?? DEFAULT_START_TIME;
+  const clock = createClock(startTime);
   const outbox = createOutbox();
   const faults = createFaults();
   const stats = createStats();
@@ -117,6 +128,13 @@ export function buildMockApi(
   const closing = new AbortController();
   // Every delayed response listens for close; many concurrent latency faults are normal here.
   setMaxListeners(0, closing.signal);
+  // Separate streams, so extra requests (retries, auth) never shift the ids of later entities.
+  const streams = {
+    ids: createRandom(seed, 0),
+    tokens: createRandom(seed, 1),
+    reports: createRandom(seed, 2),
+    requestIds: createRandom(seed, 3),
+  };
 
   const context: MockContext = {
     baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
@@ -124,28 +142,18 @@ export function buildMockApi(
     secretKey,
     pageSize,
     clock,
-    // Separate streams, so extra requests (retries, auth) never shift the ids of later entities.
-    ids: createRandom(seed, 0),
-    reportRandom: createRandom(seed, 2),
+    ids: streams.ids,
+    reportRandom: streams.reports,
     store,
     outbox,
     emit: (url, event) => {
       if (url) deliveries.enqueue(url, event);
     },
   };
-  const tokens = createTokenAuthority({ clientId, secretKey, clock, random: createRandom(seed, 1) });
-  const handlers = createHandlers(context, tokens, {
-    clock,
-    faults,
-    stats,
-    requestIds: createRandom(seed, 3),
-    socketControl: internals.socketControl,
-    closing: closing.signal,
-  });
+  const tokens = createTokenAuthority({ clientId, secretKey, clock, random: streams.tokens });
+  const deps = { clock, faults, stats, requestIds: streams.requestIds, closing: closing.signal };
 
-  return {
-    handlers,
-    baseUrl: context.baseUrl,
+  const controls: MockControls & { reset(): void } = {
     clientId,
     secretKey,
     clock,
@@ -157,6 +165,47 @@ export function buildMockApi(
     groups: createGroupViews(context),
     state: store,
     stats: { count: stats.count, routes: stats.routes, log: stats.log, reset: stats.reset },
+    reset() {
+      store.clear();
+      outbox.clear();
+      faults.clear();
+      stats.reset();
+      deliveries.clear();
+      clock.set(startTime);
+      for (const stream of Object.values(streams)) stream.reset();
+    },
+  };
+  const apiRoute = createRouter(createApiRoutes(context, tokens));
+  const controlRoute = createRouter(createControlRoutes(controls));
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const isControl = url.pathname === CONTROL_PREFIX || url.pathname.startsWith(`${CONTROL_PREFIX}/`);
+    const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+    const body = hasBody ? await readLimitedBody(request) : { ok: true as const, text: '' };
+    if (!body.ok) {
+      return errorResponse(413, `Request bodies are limited to ${MAX_BODY_BYTES} bytes`, {
+        code: 'payload_too_large',
+      });
+    }
+    const match = (isControl ? controlRoute : apiRoute)(request.method, url.pathname);
+    if (!match) return errorResponse(404, `No route for ${request.method} ${url.pathname}`);
+    const input = { request, url, params: match.params, body: body.text };
+    // Control requests bypass the pipeline: they take no fault and count in no stats.
+    if (!isControl) return runPipeline(deps, match.key, input, match.target);
+    try {
+      return await match.target(input);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return errorResponse(500, `The mock failed to handle the control request: ${message}`);
+    }
+  }
+
+  return {
+    ...controls,
+    baseUrl: context.baseUrl,
+    handle,
+    fetch: createMockFetch(handle),
     async close() {
       closing.abort();
       await deliveries.close();
@@ -165,14 +214,18 @@ export function buildMockApi(
 }
 
 /**
- * Creates a stateful fake of the whole API as msw handlers, for in-process tests:
+ * Creates a stateful fake of the whole API for in-process tests, without sockets and without
+ * msw: point the SDK at it with its `fetch` option.
  *
  * ```ts
  * const mock = createMockApi({ seed: 1 });
- * const server = setupServer(...mock.handlers);
- * server.listen();
- * // point a client at mock.baseUrl with `fetch: globalThis.fetch`
+ * const client = new VerificationClient({
+ *   baseURL: mock.baseUrl, clientId: mock.clientId, secretKey: mock.secretKey,
+ *   allowInsecureHttp: true, fetch: mock.fetch,
+ * });
  * ```
+ *
+ * For msw's `setupServer`, `applicant-verification/testing/msw` adds `handlers`.
  */
 export function createMockApi(options: MockApiOptions = {}): MockApi {
   return buildMockApi(options);

@@ -4,11 +4,18 @@
  * Faults are taken in arrival order from every request the mock receives (auth, API and PDF
  * downloads alike); narrow them with `match` when a test needs a specific route.
  */
+import { z } from 'zod';
 
-/** Answer with this status and a JSON error body, without processing the request. */
+/**
+ * Answer with this status and a JSON error body. By default the request is not processed; with
+ * `afterCommit: true` it is processed first (a group and its invitations really exist) and the
+ * status replaces the normal answer, so the client sees a failure for work that was done.
+ */
 export interface StatusFault {
   /** HTTP status to answer with, e.g. 429 or 503. */
   status: number;
+  /** Process the request first, then answer with the status instead of the result (default false). */
+  afterCommit?: boolean;
   /** `Retry-After` header value in seconds. */
   retryAfter?: number;
   /** `retry-after-ms` header value. */
@@ -45,6 +52,28 @@ export interface DelayAfterFault {
   latencyMs?: number;
 }
 
+/**
+ * Hold the request this long (real time), then process it and answer normally. The work is done
+ * even when the client gave up meanwhile: a client timeout shorter than the hold fails before
+ * the group exists, and the group appears afterwards.
+ */
+export interface CommitDelayFault {
+  /** Milliseconds (real time) to hold the request before processing it. */
+  commitDelayMs: number;
+}
+
+/**
+ * The group a create makes stays out of list answers (`GET /api/v1/applicant_groups` and
+ * `/api/v1/screening_groups`, `correlation_id` lookups included) for this long (real time) after
+ * it was created, as a search index that lags behind writes. Only group creates
+ * (`POST /api/v1/applicant_groups`, `POST /api/v1/screening_groups`) take this fault; other
+ * requests pass it by. Reads by id and `mock.groups` see the group at once.
+ */
+export interface ListLagFault {
+  /** Milliseconds (real time) the created group stays invisible to list queries. */
+  listLagMs: number;
+}
+
 /** Process the request, then answer 200 with a body that is not valid JSON. */
 export interface MalformedJsonFault {
   /** Marks this kind of fault. */
@@ -68,6 +97,8 @@ export interface TruncatedFault {
 export type Fault =
   | StatusFault
   | LatencyFault
+  | CommitDelayFault
+  | ListLagFault
   | ResetFault
   | DelayAfterFault
   | MalformedJsonFault
@@ -91,6 +122,33 @@ export interface PendingFault {
   remaining: number;
 }
 
+const nonNegative = z.number().finite().nonnegative();
+const optionalLatency = { latencyMs: nonNegative.optional() };
+
+/** The fault kinds as JSON (the control API's `POST /__mock/faults` takes the same specs). */
+export const faultSchema: z.ZodType<Fault> = z.union([
+  z.strictObject({
+    status: z.number().int().min(100).max(599),
+    afterCommit: z.boolean().optional(),
+    retryAfter: nonNegative.optional(),
+    retryAfterMs: nonNegative.optional(),
+    body: z.unknown().optional(),
+    ...optionalLatency,
+  }),
+  z.strictObject({ reset: z.enum(['before', 'after']), ...optionalLatency }),
+  z.strictObject({ delayAfterMs: nonNegative, ...optionalLatency }),
+  z.strictObject({ malformedJson: z.literal(true), ...optionalLatency }),
+  z.strictObject({ truncated: z.literal(true), ...optionalLatency }),
+  z.strictObject({ commitDelayMs: nonNegative }),
+  z.strictObject({ listLagMs: nonNegative }),
+  z.strictObject({ latencyMs: nonNegative }),
+]);
+
+/** A fault match as JSON: `path` is a prefix (a RegExp cannot travel in JSON). */
+export const faultMatchSchema = z
+  .strictObject({ method: z.string().min(1).optional(), path: z.string().min(1).optional() })
+  .optional();
+
 /** Public fault controls of a mock. */
 export interface MockFaults {
   /** The next `count` requests matching `match` suffer `fault`. Earlier registrations are served first. */
@@ -107,7 +165,16 @@ export interface FaultInjector extends MockFaults {
   take(method: string, path: string): Fault | undefined;
 }
 
-function matches(match: FaultMatch | undefined, method: string, path: string): boolean {
+const GROUP_CREATE_PATHS = new Set(['/api/v1/applicant_groups', '/api/v1/screening_groups']);
+
+/** Whether a request creates a group (the only requests a list-lag fault applies to). */
+export function isGroupCreate(method: string, path: string): boolean {
+  return method.toUpperCase() === 'POST' && GROUP_CREATE_PATHS.has(path.replace(/\/+$/, ''));
+}
+
+function matches(entry: PendingFault, method: string, path: string): boolean {
+  if ('listLagMs' in entry.fault && !isGroupCreate(method, path)) return false;
+  const { match } = entry;
   if (!match) return true;
   if (match.method && match.method.toUpperCase() !== method.toUpperCase()) return false;
   if (match.path === undefined) return true;
@@ -128,7 +195,7 @@ export function createFaults(): FaultInjector {
     },
     pending: () => queue.map((entry) => ({ ...entry })),
     take(method, path) {
-      const index = queue.findIndex((entry) => matches(entry.match, method, path));
+      const index = queue.findIndex((entry) => matches(entry, method, path));
       const entry = queue[index];
       if (!entry) return undefined;
       entry.remaining -= 1;

@@ -21,10 +21,12 @@ export type { MockClock } from './clock.js';
 export { DEFAULT_START_TIME } from './clock.js';
 export type { GroupViews, MockReport, ReadonlyMockState, ReportControls } from './controls.js';
 export type {
+  CommitDelayFault,
   DelayAfterFault,
   Fault,
   FaultMatch,
   LatencyFault,
+  ListLagFault,
   MalformedJsonFault,
   MockFaults,
   PendingFault,

@@ -1,20 +1,23 @@
 /**
- * The request pipeline around every route: counting, `x-request-id`, fault injection, and the
+ * The request pipeline around every API route: counting, `x-request-id`, fault injection, and the
  * conversion of unexpected exceptions into JSON 500s. Routes stay plain functions from a request
  * to a response; everything that applies to all of them lives here, once.
+ *
+ * A network error (a reset, or a truncation where no socket can be cut) is the web-standard
+ * `Response.error()`: each adapter turns it into what its transport does (a destroyed socket, a
+ * rejected `fetch`, msw's `HttpResponse.error()`).
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { HttpResponse } from 'msw';
 import type { MockClock } from './clock.js';
 import type { Fault, FaultInjector } from './faults.js';
 import type { Random } from './random.js';
 import { errorCodeFor, errorResponse } from './responses.js';
+import type { RouteDefinition, RouteParams } from './router.js';
 import type { RecordingStats } from './stats.js';
 
 /**
- * Internal marker from a handler to the node:http adapter: send half the body and destroy the
- * socket. The adapter strips it; msw alone cannot truncate, so without socket control the
- * pipeline answers with a network error instead.
+ * Internal marker from the core to the node:http adapter: send half the body and destroy the
+ * socket. The adapter strips it; adapters without socket control get a network error instead.
  */
 export const TRUNCATE_MARKER = 'x-mock-internal-truncate';
 
@@ -22,8 +25,18 @@ export const TRUNCATE_MARKER = 'x-mock-internal-truncate';
 export interface RouteRequest {
   request: Request;
   url: URL;
-  params: Readonly<Record<string, string | readonly string[] | undefined>>;
+  params: RouteParams;
+  /** The request body, read (within the size limit) and decoded as UTF-8; `''` when none. */
+  body: string;
+  /** The fault this request took, if any: routes that create groups apply a list lag. */
+  fault?: Fault | undefined;
 }
+
+/** A route's handler. */
+export type RouteHandler = (input: RouteRequest) => Promise<Response> | Response;
+
+/** One route of the mock. */
+export type Route = RouteDefinition<RouteHandler>;
 
 /** What the pipeline needs from the mock. */
 export interface PipelineDeps {
@@ -32,8 +45,6 @@ export interface PipelineDeps {
   stats: RecordingStats;
   /** Seeded stream for request ids, separate from entity ids. */
   requestIds: Random;
-  /** Whether a node:http adapter serves the responses (it can truncate bodies). */
-  socketControl: boolean;
   /** Aborted when the mock closes, cutting fault delays short. */
   closing: AbortSignal;
 }
@@ -62,12 +73,13 @@ async function malformed(response: Response): Promise<Response> {
   return new Response(broken, { status: 200, headers });
 }
 
-/** Wraps a route with the pipeline; `key` names the route in stats, e.g. `GET /api/v1/reports/:id`. */
-export function pipeline(
+/** Runs one API request through the pipeline; `key` names the route in stats. */
+export async function runPipeline(
   deps: PipelineDeps,
   key: string,
-  route: (input: RouteRequest) => Promise<Response> | Response,
-): (info: { request: Request; params: RouteRequest['params'] }) => Promise<Response> {
+  input: Omit<RouteRequest, 'fault'>,
+  route: RouteHandler,
+): Promise<Response> {
   const wait = async (ms: number): Promise<boolean> => {
     try {
       await sleep(ms, undefined, { signal: deps.closing });
@@ -76,45 +88,43 @@ export function pipeline(
       return false;
     }
   };
-
-  return async ({ request, params }) => {
-    const url = new URL(request.url);
-    const requestId = `req_${deps.requestIds.hex(12)}`;
-    deps.stats.record({
-      route: key,
-      method: request.method,
-      url: `${url.pathname}${url.search}`,
-      authorized: request.headers.has('authorization'),
-      at: deps.clock.now(),
-    });
-    const fault = deps.faults.take(request.method, url.pathname);
-    const tag = (response: Response): Response => {
-      response.headers.set('x-request-id', requestId);
-      return response;
-    };
-
-    if (fault && 'latencyMs' in fault && fault.latencyMs) {
-      if (!(await wait(fault.latencyMs))) return HttpResponse.error();
-    }
-    if (fault && 'status' in fault) return tag(faultStatusResponse(fault));
-    if (fault && 'reset' in fault && fault.reset === 'before') return HttpResponse.error();
-
-    let response: Response;
-    try {
-      response = await route({ request, url, params });
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      response = errorResponse(500, `The mock failed to handle the request: ${message}`);
-    }
-    if (!fault) return tag(response);
-
-    if ('reset' in fault) return HttpResponse.error();
-    if ('delayAfterMs' in fault && !(await wait(fault.delayAfterMs))) return HttpResponse.error();
-    if ('malformedJson' in fault) return tag(await malformed(response));
-    if ('truncated' in fault) {
-      if (!deps.socketControl) return HttpResponse.error();
-      response.headers.set(TRUNCATE_MARKER, '1');
-    }
-    return tag(response);
+  const { request, url } = input;
+  const requestId = `req_${deps.requestIds.hex(12)}`;
+  deps.stats.record({
+    route: key,
+    method: request.method,
+    url: `${url.pathname}${url.search}`,
+    authorized: request.headers.has('authorization'),
+    at: deps.clock.now(),
+  });
+  const fault = deps.faults.take(request.method, url.pathname);
+  const tag = (response: Response): Response => {
+    response.headers.set('x-request-id', requestId);
+    return response;
   };
+
+  if (fault && 'latencyMs' in fault && fault.latencyMs) {
+    if (!(await wait(fault.latencyMs))) return Response.error();
+  }
+  if (fault && 'commitDelayMs' in fault) {
+    if (!(await wait(fault.commitDelayMs))) return Response.error();
+  }
+  if (fault && 'status' in fault && fault.afterCommit !== true) return tag(faultStatusResponse(fault));
+  if (fault && 'reset' in fault && fault.reset === 'before') return Response.error();
+
+  let response: Response;
+  try {
+    response = await route({ ...input, fault });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    response = errorResponse(500, `The mock failed to handle the request: ${message}`);
+  }
+  if (!fault) return tag(response);
+
+  if ('status' in fault) return tag(faultStatusResponse(fault));
+  if ('reset' in fault) return Response.error();
+  if ('delayAfterMs' in fault && !(await wait(fault.delayAfterMs))) return Response.error();
+  if ('malformedJson' in fault) return tag(await malformed(response));
+  if ('truncated' in fault) response.headers.set(TRUNCATE_MARKER, '1');
+  return tag(response);
 }

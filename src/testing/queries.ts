@@ -89,6 +89,7 @@ export function queryApplicantGroups(
   const correlationId = query.get('correlation_id');
 
   const matching = store.applicantGroups.filter((group) => {
+    if (!store.isListed(group.id)) return false;
     const seconds = group.createdAt / 1000;
     if (after !== undefined && !(seconds > after)) return false;
     if (before !== undefined && !(seconds < before)) return false;
@@ -108,5 +109,6 @@ export function queryScreeningGroups(
   const fields: FieldError[] = [];
   const page = parsePage(query, fields);
   if (fields.length > 0) return { ok: false, fields };
-  return { ok: true, page: paginate(store.screeningGroups, page, SCREENING_PAGE_SIZE) };
+  const listed = store.screeningGroups.filter((group) => store.isListed(group.id));
+  return { ok: true, page: paginate(listed, page, SCREENING_PAGE_SIZE) };
 }

@@ -15,6 +15,10 @@ export interface Random {
   uuid(): string;
   /** `bytes` random bytes as lowercase hex. */
   hex(bytes: number): string;
+  /** True with probability `p`. */
+  chance(p: number): boolean;
+  /** Back to the first output of this seed and stream (the mock's `reset()`). */
+  reset(): void;
 }
 
 // splitmix32 spreads a small seed (1, 2, 3...) over all 32 bits, so neighbouring seeds and
@@ -36,11 +40,10 @@ function splitmix32(state: number): () => number {
  * an extra auth request (a retry) does not shift the ids of the groups created after it.
  */
 export function createRandom(seed: number, stream = 0): Random {
-  const mix = splitmix32(Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(stream + 1, 0x632be5ab));
-  let a = mix();
-  let b = mix();
-  let c = mix();
-  let d = mix();
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
   const next = (): number => {
     const t = (((a + b) >>> 0) + d) >>> 0;
     d = (d + 1) >>> 0;
@@ -50,8 +53,16 @@ export function createRandom(seed: number, stream = 0): Random {
     c = (c + t) >>> 0;
     return t / 4294967296;
   };
-  // Warm-up rounds, as sfc32's authors recommend, so the first outputs are well mixed too.
-  for (let i = 0; i < 12; i++) next();
+  const reset = (): void => {
+    const mix = splitmix32(Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(stream + 1, 0x632be5ab));
+    a = mix();
+    b = mix();
+    c = mix();
+    d = mix();
+    // Warm-up rounds, as sfc32's authors recommend, so the first outputs are well mixed too.
+    for (let i = 0; i < 12; i++) next();
+  };
+  reset();
 
   const bytes = (count: number): number[] => Array.from({ length: count }, () => Math.floor(next() * 256));
   const toHex = (values: number[]): string => values.map((v) => v.toString(16).padStart(2, '0')).join('');
@@ -72,5 +83,7 @@ export function createRandom(seed: number, stream = 0): Random {
       return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
     },
     hex: (count) => toHex(bytes(count)),
+    chance: (p) => next() < p,
+    reset,
   };
 }

@@ -1,15 +1,13 @@
 /**
- * `createMockServer`: the mock API on a real node:http server (127.0.0.1, port 0 by default),
- * serving the very msw handlers of `createMockApi` through msw's `getResponse`. The adapter adds
- * what only a socket owner can do: a network error (`HttpResponse.error()`) destroys the
- * socket, and the truncation marker sends half a body before destroying it.
+ * `createMockServer`: the mock's core on a real node:http server (127.0.0.1, port 0 by default).
+ * The adapter adds only what a socket owner can do: a network error (`Response.error()`)
+ * destroys the socket, and the truncation marker sends half a body before destroying it.
+ * Request bodies are streamed into the core, which stops reading past its limit (413).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getResponse } from 'msw';
-import { buildMockApi, type MockApiOptions, type MockControls } from './api.js';
+import { buildMockApi, type MockApi, type MockApiOptions } from './api.js';
 import { TRUNCATE_MARKER } from './pipeline.js';
-import { errorResponse } from './responses.js';
 
 /** Options of {@link createMockServer}. */
 export interface MockServerOptions extends Omit<MockApiOptions, 'baseUrl'> {
@@ -20,12 +18,18 @@ export interface MockServerOptions extends Omit<MockApiOptions, 'baseUrl'> {
 }
 
 /** A running mock server. */
-export interface MockServer extends MockControls {
+export interface MockServer extends Omit<MockApi, 'baseUrl' | 'close'> {
   /** Origin of the server, e.g. `http://127.0.0.1:43121`; use it as the client's base URL. */
   url: string;
+  /** Base URL of the control API, `${url}/__mock`. */
+  controlUrl: string;
   /** Closes the server and every connection (keep-alive ones too) and stops webhook retries. */
   close(): Promise<void>;
 }
+
+// After a 413 the rest of an oversized upload is read and dropped (so the client can read the
+// answer) up to this many bytes, then the connection is cut.
+const DISCARD_LIMIT = 16 * 1024 * 1024;
 
 // The origin clients should use: a wildcard bind is reached through loopback.
 function originFor(host: string, port: number): string {
@@ -33,23 +37,60 @@ function originFor(host: string, port: number): string {
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
-function toRequest(req: IncomingMessage, origin: string, body: Buffer): Request {
+// The request body as a web stream that reads from the socket only when the core pulls, so an
+// upload the core stops reading is never buffered here.
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.pause();
+      req.on('data', (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      });
+      req.once('end', () => controller.close());
+      req.once('error', (error) => controller.error(error));
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      req.removeAllListeners('data');
+      req.pause();
+    },
+  });
+}
+
+function toRequest(req: IncomingMessage, origin: string): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
   }
   const method = req.method ?? 'GET';
-  // The URL always uses the server's own origin, whatever Host header the client sent, so the
-  // handlers (absolute URLs under that origin) match every request.
-  return new Request(new URL(req.url ?? '/', origin), {
-    method,
-    headers,
-    body: method === 'GET' || method === 'HEAD' ? undefined : new Uint8Array(body),
-  });
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  // The URL always uses the server's own origin, whatever Host header the client sent.
+  const init: RequestInit & { duplex?: 'half' } = { method, headers };
+  if (hasBody) {
+    init.body = bodyStream(req);
+    init.duplex = 'half';
+  }
+  return new Request(new URL(req.url ?? '/', origin), init);
 }
 
-async function send(res: ServerResponse, response: Response): Promise<void> {
+// Drops what is left of an upload the core did not read, then cuts the connection if the
+// client keeps sending past the discard limit.
+function discardRest(req: IncomingMessage): void {
+  if (req.readableEnded) return;
+  let dropped = 0;
+  req.removeAllListeners('data');
+  req.on('data', (chunk: Buffer) => {
+    dropped += chunk.byteLength;
+    if (dropped > DISCARD_LIMIT) req.socket.destroy();
+  });
+  req.resume();
+}
+
+async function send(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
   const truncate = response.headers.get(TRUNCATE_MARKER) === '1';
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
@@ -58,7 +99,9 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
   const bytes = Buffer.from(await response.arrayBuffer());
   if (res.destroyed) return;
   if (response.status !== 204 && response.status !== 304) headers['content-length'] = String(bytes.length);
+  if (!req.readableEnded) headers.connection = 'close';
   res.writeHead(response.status, headers);
+  discardRest(req);
   if (truncate) {
     // Full Content-Length announced, half sent, then the connection dies mid-body.
     res.write(bytes.subarray(0, Math.floor(bytes.length / 2)), () => res.destroy());
@@ -68,7 +111,7 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
 }
 
 /**
- * Starts the mock API on a real HTTP server:
+ * Starts the mock API on a real HTTP server (msw is not needed):
  *
  * ```ts
  * const mock = await createMockServer({ seed: 1 });
@@ -95,31 +138,23 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('The mock server has no TCP address');
   const origin = originFor(host, (address satisfies AddressInfo).port);
-  // Built after listen: handlers need the real origin (port 0 is only known now).
-  const {
-    handlers,
-    baseUrl,
-    close: closeApi,
-    ...controls
-  } = buildMockApi({ ...options, baseUrl: origin }, { socketControl: true });
+  // Built after listen: PDF links need the real origin (port 0 is only known now).
+  const { baseUrl, close: closeApi, ...api } = buildMockApi({ ...options, baseUrl: origin });
 
   handle = async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-    const request = toRequest(req, baseUrl, Buffer.concat(chunks));
-    const response =
-      (await getResponse(handlers, request, { baseUrl })) ?? errorResponse(404, 'No such route');
+    const response = await api.handle(toRequest(req, baseUrl));
     if (response.type === 'error') {
       req.socket.destroy();
       return;
     }
-    await send(res, response);
+    await send(req, res, response);
   };
 
   let closed: Promise<void> | undefined;
   return {
-    ...controls,
+    ...api,
     url: baseUrl,
+    controlUrl: `${baseUrl}/__mock`,
     close() {
       closed ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -218,6 +218,35 @@ export class MockStore {
   readonly #screeningGroupsById = new Map<string, ScreeningGroupRecord>();
   readonly #reportsById = new Map<string, ReportRecord>();
   readonly #members = new Map<string, MemberLocation>();
+  // Real-time (not mock-clock) instants before which a group stays out of list answers: the
+  // list-lag fault imitates an index that lags behind writes, which is a wall-clock matter.
+  readonly #listedFrom = new Map<string, number>();
+
+  /** Keeps a group out of list answers for `ms` of real time from now (the list-lag fault). */
+  hideFromLists(groupId: string, ms: number): void {
+    this.#listedFrom.set(groupId, performance.now() + ms);
+  }
+
+  /** Whether list queries show this group now (false while a list lag lasts). */
+  isListed(groupId: string): boolean {
+    const from = this.#listedFrom.get(groupId);
+    if (from === undefined) return true;
+    if (performance.now() < from) return false;
+    this.#listedFrom.delete(groupId);
+    return true;
+  }
+
+  /** Forgets every record (the mock's `reset()`). */
+  clear(): void {
+    this.applicantGroups.length = 0;
+    this.screeningGroups.length = 0;
+    this.reports.length = 0;
+    this.#applicantGroupsById.clear();
+    this.#screeningGroupsById.clear();
+    this.#reportsById.clear();
+    this.#members.clear();
+    this.#listedFrom.clear();
+  }
 
   /** Stores a new applicant group and indexes its applicants. */
   addApplicantGroup(group: ApplicantGroupRecord): void {

@@ -5,6 +5,17 @@ import { ConfigurationError, VerificationClient } from '../../src/index.js';
 afterEach(() => vi.unstubAllEnvs());
 
 describe('client options', () => {
+  it('checks deadline and createGraceWindow at construction', () => {
+    const base = { baseURL: 'https://api.example.com', clientId: 'id', secretKey: 'sk' };
+    expect(() => new VerificationClient({ ...base, deadline: 0 })).toThrow(
+      /deadline option must be greater than 0/,
+    );
+    expect(() => new VerificationClient({ ...base, createGraceWindow: -1 })).toThrow(
+      /createGraceWindow option must be 0 or more/,
+    );
+    expect(() => new VerificationClient({ ...base, deadline: 5_000, createGraceWindow: 0 })).not.toThrow();
+  });
+
   it('names the option and the variable when the base URL is missing', () => {
     vi.stubEnv('VERIFICATION_BASE_URL', '');
     expect(() => new VerificationClient({ clientId: 'id', secretKey: 'sk' })).toThrow(

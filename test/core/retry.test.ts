@@ -1,51 +1,132 @@
+/** The retry policy as tables: verdicts per failure and safety, waits per header, deadlines. */
 import { describe, expect, it } from 'vitest';
-import { backoffMs, retryAfterMs, retryVerdict } from '../../src/core/retry.js';
+import {
+  type AttemptFailure,
+  BACKOFF,
+  backoffMs,
+  defaultDeadlineMs,
+  exponentialBackoffMs,
+  mayHaveReachedServer,
+  type RetrySafety,
+  type RetryVerdict,
+  rateLimitPauseMs,
+  retryAfterMs,
+  retryVerdict,
+} from '../../src/core/retry.js';
 
-const status = (code: number, headers: Record<string, string> = {}) =>
-  ({ kind: 'status', status: code, headers }) as const;
-const connection = (requestNotSent: boolean, timedOut = false) =>
-  ({ kind: 'connection', requestNotSent, timedOut }) as const;
+const status = (code: number, headers: Record<string, string> = {}): AttemptFailure => ({
+  kind: 'status',
+  status: code,
+  headers,
+});
+const connection = (requestNotSent: boolean, timedOut = false): AttemptFailure => ({
+  kind: 'connection',
+  requestNotSent,
+  timedOut,
+});
 
-describe('retry policy', () => {
-  it.each([408, 425, 429, 500, 502, 503, 504])('retries a read on %i', (code) => {
-    expect(retryVerdict(status(code), 'read')).toBe('retry');
+const verdicts: Array<[string, AttemptFailure, RetrySafety, RetryVerdict]> = [
+  ['connect refused / DNS / token failure / queue timeout, read', connection(true), 'read', 'retry'],
+  ['connect refused / DNS / token failure / queue timeout, create', connection(true), 'create', 'retry'],
+  ['timeout after the request was written, read', connection(false, true), 'read', 'retry'],
+  ['timeout after the request was written, create', connection(false, true), 'create', 'ambiguous'],
+  ['reset after writing (or unreadable body), create', connection(false), 'create', 'ambiguous'],
+  ['429, create: refused before processing', status(429), 'create', 'retry'],
+  ['429 with Retry-After, create', status(429, { 'retry-after': '1' }), 'create', 'retry'],
+  ['500, create', status(500), 'create', 'ambiguous'],
+  ['502, create', status(502), 'create', 'ambiguous'],
+  ['503 without Retry-After, create', status(503), 'create', 'ambiguous'],
+  [
+    '503 with Retry-After, create: may come after a commit',
+    status(503, { 'retry-after': '2' }),
+    'create',
+    'ambiguous',
+  ],
+  ['504, create', status(504), 'create', 'ambiguous'],
+  ['408, create', status(408), 'create', 'ambiguous'],
+  ['503, read', status(503), 'read', 'retry'],
+  ['408, read', status(408), 'read', 'retry'],
+  ['425, read', status(425), 'read', 'retry'],
+  ['400, read', status(400), 'read', 'fail'],
+  ['401, create (the token refresh handles it)', status(401), 'create', 'fail'],
+  ['403, create', status(403), 'create', 'fail'],
+  ['404, read', status(404), 'read', 'fail'],
+  ['409, create', status(409), 'create', 'fail'],
+  ['410, read', status(410), 'read', 'fail'],
+  ['422, create', status(422), 'create', 'fail'],
+  ['307, read (redirects are not followed)', status(307), 'read', 'fail'],
+];
+
+describe('retry verdicts', () => {
+  it.each(verdicts)('%s', (_name, failure, safety, verdict) => {
+    expect(retryVerdict(failure, safety)).toBe(verdict);
   });
 
-  it.each([400, 401, 403, 404, 409, 410, 422])('never retries %i', (code) => {
-    expect(retryVerdict(status(code), 'read')).toBe('fail');
-    expect(retryVerdict(status(code), 'create')).toBe('fail');
+  it.each<[AttemptFailure, boolean]>([
+    [connection(true), false],
+    [connection(false), true],
+    [connection(false, true), true],
+    [status(429), true],
+    [status(500), true],
+  ])('may %o have reached the server? %s', (failure, reached) => {
+    expect(mayHaveReachedServer(failure)).toBe(reached);
+  });
+});
+
+describe('waits', () => {
+  const now = Date.parse('2026-01-01T00:00:00Z');
+
+  it.each<[string, Record<string, string>, number | undefined]>([
+    ['retry-after-ms', { 'retry-after-ms': '250' }, 250],
+    ['Retry-After seconds', { 'retry-after': '3' }, 3000],
+    ['Retry-After HTTP date', { 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }, 5000],
+    ['Retry-After date in the past', { 'retry-after': 'Wed, 31 Dec 2025 00:00:00 GMT' }, 0],
+    ['Retry-After garbage', { 'retry-after': 'soon' }, undefined],
+    ['Retry-After negative', { 'retry-after': '-5' }, undefined],
+    ['no header', {}, undefined],
+  ])('reads %s', (_name, headers, expected) => {
+    expect(retryAfterMs(headers, now)).toBe(expected);
   });
 
-  it('retries a create only when it provably did not reach the server', () => {
-    expect(retryVerdict(connection(true), 'create')).toBe('retry');
-    expect(retryVerdict(status(429), 'create')).toBe('retry');
-    expect(retryVerdict(status(503, { 'retry-after': '2' }), 'create')).toBe('retry');
+  it.each<[number, number, number]>([
+    [0, 0, 375],
+    [0, 1, 500],
+    [2, 1, 2000],
+    [10, 1, 8000],
+  ])('backs off before retry %i (random %d): %i ms', (retry, random, expected) => {
+    expect(exponentialBackoffMs(retry, () => random)).toBe(expected);
+    expect(backoffMs(retry, {}, () => random, now)).toBe(expected);
   });
 
-  it('calls a create ambiguous after a timeout, a reset after sending, 500, 502, 504 or a bare 503', () => {
-    expect(retryVerdict(connection(false, true), 'create')).toBe('ambiguous');
-    expect(retryVerdict(connection(false), 'create')).toBe('ambiguous');
-    for (const code of [500, 502, 503, 504]) expect(retryVerdict(status(code), 'create')).toBe('ambiguous');
+  it.each<[string, Record<string, string>, number | undefined]>([
+    ['Retry-After 30 is honoured', { 'retry-after': '30' }, 30_000],
+    ['Retry-After 60 is honoured (the cap)', { 'retry-after': '60' }, 60_000],
+    ['Retry-After 0 still waits the floor', { 'retry-after': '0' }, BACKOFF.floorMs],
+    ['retry-after-ms 1 still waits the floor', { 'retry-after-ms': '1' }, BACKOFF.floorMs],
+    ['Retry-After 36000 is refused: the call fails instead', { 'retry-after': '36000' }, undefined],
+    ['Retry-After beyond 2^31 ms is refused', { 'retry-after': String(2 ** 31) }, undefined],
+    ['an HTTP date 10 hours ahead is refused', { 'retry-after': 'Thu, 01 Jan 2026 10:00:00 GMT' }, undefined],
+    ['an HTTP date 5 s ahead is honoured', { 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }, 5_000],
+  ])('%s', (_name, headers, expected) => {
+    expect(backoffMs(0, headers, () => 1, now)).toBe(expected);
   });
 
-  it('reads retry-after-ms, Retry-After seconds and HTTP dates', () => {
-    expect(retryAfterMs({ 'retry-after-ms': '250' })).toBe(250);
-    expect(retryAfterMs({ 'retry-after': '3' })).toBe(3000);
-    const now = Date.parse('2026-01-01T00:00:00Z');
-    expect(retryAfterMs({ 'retry-after': 'Thu, 01 Jan 2026 00:00:05 GMT' }, now)).toBe(5000);
-    expect(retryAfterMs({ 'retry-after': 'soon' })).toBeUndefined();
-    expect(retryAfterMs({})).toBeUndefined();
+  it.each<[Record<string, string>, number]>([
+    [{ 'retry-after': '36000' }, BACKOFF.maxRetryAfterMs],
+    [{ 'retry-after': String(2 ** 40) }, BACKOFF.maxRetryAfterMs],
+    [{ 'retry-after': '0' }, BACKOFF.floorMs],
+    [{ 'retry-after': '2' }, 2_000],
+    [{}, BACKOFF.initialMs],
+  ])('the client-wide pause after a 429 with %o is %i ms', (headers, expected) => {
+    expect(rateLimitPauseMs(headers, now)).toBe(expected);
   });
 
-  it('backs off 0.5 s × 2^n with jitter in [0.75, 1], capped at 8 s', () => {
-    expect(backoffMs(0, {}, () => 0)).toBe(375);
-    expect(backoffMs(0, {}, () => 1)).toBe(500);
-    expect(backoffMs(2, {}, () => 1)).toBe(2000);
-    expect(backoffMs(10, {}, () => 1)).toBe(8000);
-  });
-
-  it('honours the server up to 60 s and falls back to backoff beyond', () => {
-    expect(backoffMs(0, { 'retry-after': '30' }, () => 1)).toBe(30_000);
-    expect(backoffMs(0, { 'retry-after': '120' }, () => 1)).toBe(500);
+  it.each<[number, number, number]>([
+    [1_000, 0, 1_000],
+    [1_000, 2, 3_000 + 500 + 1_000],
+    [100, 6, 700 + 500 + 1_000 + 2_000 + 4_000 + 8_000 + 8_000],
+    [60_000, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY],
+  ])('the default deadline of timeout %i with %i retries is %i ms', (timeout, retries, expected) => {
+    expect(defaultDeadlineMs(timeout, retries)).toBe(expected);
   });
 });

@@ -1,8 +1,26 @@
 import { request } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { applicantGroupListResponseSchema, applicantGroupSchema } from '../../src/schemas/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
-import { applicantGroupBody, call, expectError, expectOk, login } from './helpers.js';
+import { applicantGroupBody, call, expectError, expectOk, login, screeningGroupBody } from './helpers.js';
+
+// Runs `total` tasks with at most `concurrency` in flight, like a client's request pool.
+async function pool<T>(
+  total: number,
+  concurrency: number,
+  task: (index: number) => Promise<T>,
+): Promise<T[]> {
+  const results: T[] = new Array(total);
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const index = next++;
+      results[index] = await task(index);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return results;
+}
 
 describe('mock fault injection', () => {
   let mock: MockServer;
@@ -125,6 +143,148 @@ describe('mock fault injection', () => {
     expect(mock.stats.routes()).toEqual({
       'POST /api/v1/tenants/auth': 1,
       'GET /api/v1/applicant_groups': 2,
+    });
+  });
+
+  describe('create-policy faults', () => {
+    const createWith = (correlationId: string) =>
+      call(mock.url, 'POST', '/api/v1/applicant_groups', {
+        token,
+        body: applicantGroupBody({ correlation_id: correlationId }),
+      });
+    const byCorrelation = async (correlationId: string): Promise<number> => {
+      const answer = await call(
+        mock.url,
+        'GET',
+        `/api/v1/applicant_groups?correlation_id=${encodeURIComponent(correlationId)}`,
+        { token },
+      );
+      return expectOk(answer, applicantGroupListResponseSchema).total_count;
+    };
+
+    it('commitDelayMs: a client that times out first leaves no group; the group appears once the hold ends', async () => {
+      mock.faults.next(1, { commitDelayMs: 400 });
+      const attempt = request(`${mock.url}/api/v1/applicant_groups`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(applicantGroupBody({ correlation_id: 'held-1' })),
+        signal: AbortSignal.timeout(100),
+      });
+      await expect(attempt).rejects.toThrow(/abort|timeout/i);
+      expect(mock.groups.applicant()).toHaveLength(0);
+      expect(mock.outbox.count()).toBe(0);
+      await vi.waitFor(() => expect(mock.groups.applicant()).toHaveLength(1), {
+        timeout: 2000,
+        interval: 20,
+      });
+      expect(mock.groups.applicant()[0]?.correlation_id).toBe('held-1');
+      expect(mock.outbox.count()).toBe(3);
+      expect(await byCorrelation('held-1')).toBe(1);
+    });
+
+    it('commitDelayMs: a patient client gets the normal answer after the hold', async () => {
+      mock.faults.next(1, { commitDelayMs: 60 });
+      const group = expectOk(await createWith('held-2'), applicantGroupSchema);
+      expect(mock.groups.applicant().map((g) => g.id)).toEqual([group.id]);
+      expect(mock.faults.pending()).toEqual([]);
+    });
+
+    it('listLagMs: the created group is missing from list answers (correlation_id included) until the lag passes', async () => {
+      mock.faults.next(1, { listLagMs: 300 });
+      // Only a group create takes a list-lag fault: this list passes it by.
+      expectOk(await list(), applicantGroupListResponseSchema);
+      expect(mock.faults.pending()).toHaveLength(1);
+      const group = expectOk(await createWith('lagging'), applicantGroupSchema);
+      expect(mock.faults.pending()).toEqual([]);
+      expect(await byCorrelation('lagging')).toBe(0);
+      expect(expectOk(await list(), applicantGroupListResponseSchema).total_count).toBe(0);
+      expect(mock.groups.applicantGroup(group.id)?.id).toBe(group.id);
+      await vi.waitFor(async () => expect(await byCorrelation('lagging')).toBe(1), {
+        timeout: 2000,
+        interval: 25,
+      });
+      // Groups created without the fault are listed at once.
+      expectOk(await createWith('prompt'), applicantGroupSchema);
+      expect(await byCorrelation('prompt')).toBe(1);
+    });
+
+    it('listLagMs: screening groups lag the same way', async () => {
+      mock.faults.next(1, { listLagMs: 300 }, { path: '/api/v1/screening_groups' });
+      const created = await call(mock.url, 'POST', '/api/v1/screening_groups', {
+        token,
+        body: screeningGroupBody(),
+      });
+      expect(created.status).toBe(200);
+      const listed = () => call(mock.url, 'GET', '/api/v1/screening_groups', { token });
+      expect((await listed()).json).toMatchObject({ total_count: 0, screening_groups: [] });
+      expect(mock.groups.screening()).toHaveLength(1);
+      await vi.waitFor(async () => expect((await listed()).json).toMatchObject({ total_count: 1 }), {
+        timeout: 2000,
+        interval: 25,
+      });
+    });
+
+    it('status with afterCommit: the group and its invitations exist, the client gets the status', async () => {
+      mock.faults.next(1, { status: 503, afterCommit: true });
+      mock.faults.next(1, { status: 429, retryAfter: 2, afterCommit: true });
+      mock.faults.next(1, { status: 401, afterCommit: true });
+      expect(expectError(await createWith('c-503'), 503).error).toBe('service_unavailable');
+      const limited = await createWith('c-429');
+      expectError(limited, 429);
+      expect(limited.headers['retry-after']).toBe('2');
+      expectError(await createWith('c-401'), 401);
+      expect(mock.groups.applicant().map((g) => g.correlation_id)).toEqual(['c-503', 'c-429', 'c-401']);
+      expect(mock.outbox.count()).toBe(9);
+      for (const id of ['c-503', 'c-429', 'c-401']) expect(await byCorrelation(id)).toBe(1);
+    });
+
+    describe('200 creates, 16 at a time, over node:http', () => {
+      const total = 200;
+      const run = <T>(send: (index: number) => Promise<T>) => pool(total, 16, send);
+
+      it('status afterCommit: every create answers 503, every group exists once', async () => {
+        mock.faults.next(total, { status: 503, retryAfter: 1, afterCommit: true }, { method: 'POST' });
+        const answers = await run((i) => createWith(`bulk-${i}`));
+        expect(answers.map((a) => a.status)).toEqual(new Array(total).fill(503));
+        const ids = mock.groups.applicant().map((g) => g.correlation_id);
+        expect(new Set(ids).size).toBe(total);
+        expect(mock.outbox.count()).toBe(total * 3);
+      });
+
+      it('listLagMs: no create is listed right after it returns; all are listed once the lag passes', async () => {
+        mock.faults.next(total, { listLagMs: 1000 });
+        const seen = await run(async (i) => {
+          expectOk(await createWith(`lag-${i}`), applicantGroupSchema);
+          return byCorrelation(`lag-${i}`);
+        });
+        expect(seen).toEqual(new Array(total).fill(0));
+        await vi.waitFor(
+          async () =>
+            expect(expectOk(await list(), applicantGroupListResponseSchema).total_count).toBe(total),
+          { timeout: 5000, interval: 50 },
+        );
+      });
+
+      it('commitDelayMs: clients that give up first leave every group created afterwards', async () => {
+        mock.faults.next(total, { commitDelayMs: 500 }, { method: 'POST' });
+        const outcomes = await run((i) =>
+          request(`${mock.url}/api/v1/applicant_groups`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: JSON.stringify(applicantGroupBody({ correlation_id: `slow-${i}` })),
+            signal: AbortSignal.timeout(120),
+          }).then(
+            () => 'answered',
+            () => 'timed out',
+          ),
+        );
+        expect(outcomes).toEqual(new Array(total).fill('timed out'));
+        await vi.waitFor(() => expect(mock.groups.applicant()).toHaveLength(total), {
+          timeout: 5000,
+          interval: 25,
+        });
+        expect(mock.outbox.count()).toBe(total * 3);
+      });
     });
   });
 });

@@ -7,7 +7,7 @@ import {
   reportDetailSchema,
   screeningGroupSchema,
 } from '../../src/schemas/index.js';
-import { createMockApi } from '../../src/testing/index.js';
+import { createMockApi } from '../../src/testing/msw.js';
 import { applicantGroupBody, errorBodySchema, screeningGroupBody } from './helpers.js';
 import { startReceiver } from './receiver.js';
 

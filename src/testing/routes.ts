@@ -1,14 +1,13 @@
 /**
- * The msw request handlers: every endpoint of spec part 4 plus the auth endpoint and the PDF
- * links, on absolute URLs under the mock's base URL. The same handlers serve in-process tests
- * (msw `setupServer`) and the node:http server (via msw's `getResponse`).
+ * The API's routes: every endpoint of docs/wire-contract.md plus the auth endpoint and the PDF
+ * links, as plain functions from a request to a response. The core (core.ts) matches and runs
+ * them; no HTTP framework is involved, so every adapter serves the very same routes.
  */
-import { type HttpHandler, http } from 'msw';
 import type { TokenAuthority, TokenProblem } from './auth.js';
 import type { MockContext } from './context.js';
 import { createApplicantGroup, createScreeningGroup } from './create.js';
 import { renderReportPdf } from './pdf.js';
-import { type PipelineDeps, pipeline, type RouteRequest } from './pipeline.js';
+import type { Route, RouteRequest } from './pipeline.js';
 import { queryApplicantGroups, queryScreeningGroups } from './queries.js';
 import { checkPdfLink, mintPdfUrl, PDF_PATH_PREFIX } from './reports.js';
 import { errorResponse, jsonResponse } from './responses.js';
@@ -34,8 +33,8 @@ const TOKEN_MESSAGES: Record<TokenProblem, string> = {
 
 type JsonBody = { ok: true; value: unknown } | { ok: false; response: Response };
 
-async function readJson(request: Request): Promise<JsonBody> {
-  const text = await request.text();
+/** Parses a JSON request body, or the 400 answer for an empty or malformed one. */
+export function readJson(text: string): JsonBody {
   if (text.trim() === '')
     return { ok: false, response: errorResponse(400, 'The request body must be a JSON object') };
   try {
@@ -49,18 +48,12 @@ async function readJson(request: Request): Promise<JsonBody> {
 }
 
 function param(params: RouteRequest['params'], name: string): string {
-  const value = params[name];
-  return typeof value === 'string' ? value : '';
+  return params[name] ?? '';
 }
 
-/** Builds the handlers of one mock. */
-export function createHandlers(
-  context: MockContext,
-  tokens: TokenAuthority,
-  deps: PipelineDeps,
-): HttpHandler[] {
+/** Builds the API routes of one mock. */
+export function createApiRoutes(context: MockContext, tokens: TokenAuthority): Route[] {
   const { store, clock } = context;
-  const base = context.baseUrl;
 
   // Wraps a route that needs a valid access token (both families: the spec leaves the screening
   // family's auth open, and one scheme for all is what a client can rely on).
@@ -75,8 +68,8 @@ export function createHandlers(
       return route(input);
     };
 
-  const auth = async ({ request }: RouteRequest): Promise<Response> => {
-    const body = await readJson(request);
+  const auth = async ({ body: text }: RouteRequest): Promise<Response> => {
+    const body = readJson(text);
     if (!body.ok) return body.response;
     const value = body.value;
     const record = typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {};
@@ -104,8 +97,12 @@ export function createHandlers(
     });
   };
 
-  const createApplicantGroupRoute = async ({ request }: RouteRequest): Promise<Response> => {
-    const body = await readJson(request);
+  const lagLists = (fault: RouteRequest['fault'], groupId: string): void => {
+    if (fault && 'listLagMs' in fault) store.hideFromLists(groupId, fault.listLagMs);
+  };
+
+  const createApplicantGroupRoute = ({ body: text, fault }: RouteRequest): Response => {
+    const body = readJson(text);
     if (!body.ok) return body.response;
     const parsed = validate(applicantGroupCreateSchema, body.value);
     if (!parsed.ok) return errorResponse(400, 'The applicant group is invalid', { fields: parsed.fields });
@@ -119,7 +116,9 @@ export function createHandlers(
         fields: missing,
       });
     }
-    return jsonResponse(serializeApplicantGroup(createApplicantGroup(context, parsed.value), clock.now()));
+    const group = createApplicantGroup(context, parsed.value);
+    lagLists(fault, group.id);
+    return jsonResponse(serializeApplicantGroup(group, clock.now()));
   };
 
   const listReports = ({ params }: RouteRequest): Response => {
@@ -154,8 +153,8 @@ export function createHandlers(
     });
   };
 
-  const createScreeningGroupRoute = async ({ request }: RouteRequest): Promise<Response> => {
-    const body = await readJson(request);
+  const createScreeningGroupRoute = ({ body: text, fault }: RouteRequest): Response => {
+    const body = readJson(text);
     if (!body.ok) return body.response;
     const parsed = validate(screeningGroupCreateSchema, body.value);
     if (!parsed.ok) return errorResponse(400, 'The screening group is invalid', { fields: parsed.fields });
@@ -170,6 +169,7 @@ export function createHandlers(
       });
     }
     const group = createScreeningGroup(context, parsed.value);
+    lagLists(fault, group.id);
     return jsonResponse(serializeScreeningGroup(group, clock.now(), { appendUnit: true }));
   };
 
@@ -198,26 +198,16 @@ export function createHandlers(
   const notFound = ({ request, url }: RouteRequest): Response =>
     errorResponse(404, `No route for ${request.method} ${url.pathname}`);
 
-  const route = (
-    method: 'get' | 'post' | 'all',
-    path: string,
-    handle: (input: RouteRequest) => Promise<Response> | Response,
-  ) =>
-    http[method](
-      `${base}${path}`,
-      pipeline(deps, `${method === 'all' ? '*' : method.toUpperCase()} ${path}`, handle),
-    );
-
   return [
-    route('post', '/api/v1/tenants/auth', auth),
-    route('get', '/api/v1/applicant_groups', authed(listApplicantGroups)),
-    route('post', '/api/v1/applicant_groups', authed(createApplicantGroupRoute)),
-    route('get', '/api/v1/applicant_groups/:id/reports', authed(listReports)),
-    route('get', '/api/v1/reports/:id', authed(getReport)),
-    route('get', '/api/v1/screening_groups', authed(listScreeningGroups)),
-    route('post', '/api/v1/screening_groups', authed(createScreeningGroupRoute)),
-    route('get', `${PDF_PATH_PREFIX}:file`, downloadPdf),
-    // Last: anything else under the base URL gets a JSON 404 rather than msw's unhandled path.
-    route('all', '/*', notFound),
+    { method: 'POST', pattern: '/api/v1/tenants/auth', target: auth },
+    { method: 'GET', pattern: '/api/v1/applicant_groups', target: authed(listApplicantGroups) },
+    { method: 'POST', pattern: '/api/v1/applicant_groups', target: authed(createApplicantGroupRoute) },
+    { method: 'GET', pattern: '/api/v1/applicant_groups/:id/reports', target: authed(listReports) },
+    { method: 'GET', pattern: '/api/v1/reports/:id', target: authed(getReport) },
+    { method: 'GET', pattern: '/api/v1/screening_groups', target: authed(listScreeningGroups) },
+    { method: 'POST', pattern: '/api/v1/screening_groups', target: authed(createScreeningGroupRoute) },
+    { method: 'GET', pattern: `${PDF_PATH_PREFIX}:file`, target: downloadPdf },
+    // Last: anything else gets a JSON 404.
+    { method: '*', pattern: '/*', target: notFound },
   ];
 }

@@ -1,0 +1,123 @@
+/**
+ * What a call is, as a resource describes it, and its checks before any I/O: path parameters
+ * (no empty or dot-segment ids), the escape hatch for fields newer than the SDK.
+ */
+import type { z } from 'zod';
+import type { CreateRecovery } from './create-recovery.js';
+import { RequestValidationError, type ValidationIssue } from './errors.js';
+import type { RetrySafety } from './retry.js';
+
+/** Options every method takes as its last argument. */
+export interface RequestOptions {
+  /** Cancels the call (all attempts and waits). An `AbortSignal.timeout()` signal ends it as a timeout. */
+  signal?: AbortSignal;
+  /** Milliseconds per attempt, headers and body included. */
+  timeout?: number;
+  /** Retries after the first attempt; the token exchange's attempts count against them. */
+  maxRetries?: number;
+  /**
+   * Milliseconds the whole call may take, every attempt and wait included; it also cuts the last
+   * attempt short. Default: the client's `deadline`, else `timeout` × attempts plus the longest
+   * backoff before each retry, which bounds the waits (each attempt keeps its full `timeout`). A
+   * create's grace window (below) runs past the default deadline, but not past one given here or
+   * on the client.
+   */
+  deadline?: number;
+  /**
+   * Creates with a `correlation_id`: after an ambiguous failure, how long (ms) to keep looking the
+   * group up before giving up with `GroupMayHaveBeenCreatedError`. Default: the client's
+   * `createGraceWindow` (30 000).
+   */
+  createGraceWindow?: number;
+  /** Extra request headers (sent to the API only, never to a PDF file host). */
+  headers?: Record<string, string>;
+  /**
+   * Body fields newer than this SDK, merged into the JSON body after validation (they are not
+   * checked; a key the SDK already knows is refused: set it in the body itself).
+   */
+  extraBody?: Record<string, unknown>;
+  /** Query parameters newer than this SDK, merged after validation (known names refused likewise). */
+  extraQuery?: Record<string, string>;
+}
+
+/** One call, as a resource describes it. */
+export interface Call<S extends z.ZodType> {
+  method: 'GET' | 'POST';
+  /**
+   * API path under the base URL, or an absolute URL (then sent without Authorization or caller
+   * headers). `{name}` placeholders are filled from `pathParams`, each checked and URL-encoded.
+   */
+  path: string;
+  pathParams?: Record<string, unknown> | undefined;
+  /** Query parameters as the caller gave them; `querySchema` turns them into strings. */
+  query?: unknown;
+  querySchema?: z.ZodType<Record<string, string>> | undefined;
+  /** The request body as the caller gave it; `bodySchema` checks it before any I/O. */
+  body?: unknown;
+  bodySchema?: z.ZodType | undefined;
+  /** The response schema. */
+  schema: S;
+  options?: RequestOptions | undefined;
+  /** `read` retries freely; `create` only when a resend provably cannot duplicate. Default: read for GET. */
+  safety?: RetrySafety;
+  /** For creates: how to recover from an ambiguous failure. */
+  recovery?: CreateRecovery<z.output<S>>;
+  /** Whether to send the bearer token (default true for API paths). */
+  auth?: boolean;
+  /** `bytes` returns the raw body as a Uint8Array instead of parsing JSON. */
+  responseType?: 'json' | 'bytes';
+  /** Keep the response's Authorization header (only the token exchange needs it). */
+  keepCredentialHeaders?: boolean;
+  /** Advice added to the error message for a status (e.g. a 404 that points at the base URL). */
+  hints?: Partial<Record<number, string>>;
+}
+
+/** A call after its inputs were checked: the query is wire-ready. */
+export type PreparedCall<S extends z.ZodType> = Omit<Call<S>, 'query'> & {
+  query: Record<string, string> | undefined;
+  /** The query string to send: `''` or `?name=value&...`, built once per call. */
+  search: string;
+};
+
+/** Path segments that would walk the URL instead of naming a resource. */
+const DOT_SEGMENTS = new Set(['.', '..']);
+
+export function fillPath(template: string, params: Record<string, unknown>): string {
+  const issues: ValidationIssue[] = [];
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (typeof value !== 'string' || value.trim() === '') {
+      issues.push({ path: name, message: 'Expected a non-empty string id', code: 'invalid_type' });
+      return '';
+    }
+    if (DOT_SEGMENTS.has(value.trim())) {
+      issues.push({ path: name, message: `"${value}" is not an id (a dot segment)`, code: 'invalid_id' });
+      return '';
+    }
+    return encodeURIComponent(value);
+  });
+  if (issues.length > 0) throw new RequestValidationError(issues, 'Invalid path parameter');
+  return path;
+}
+
+/** Merges the caller's escape-hatch fields; a known name is refused so validated fields stay validated. */
+export function mergeExtra<V>(
+  base: Record<string, V> | undefined,
+  extra: Record<string, V> | undefined,
+  option: string,
+): Record<string, V> | undefined {
+  if (!extra || Object.keys(extra).length === 0) return base;
+  const issues: ValidationIssue[] = Object.keys(extra)
+    .filter((key) => base !== undefined && Object.hasOwn(base, key))
+    .map((key) => ({
+      path: `${option}.${key}`,
+      message: `"${key}" is a field the SDK knows: set it in the request itself, not in ${option}`,
+      code: 'duplicate_key',
+    }));
+  if (issues.length > 0) throw new RequestValidationError(issues, `Invalid ${option}`);
+  return { ...base, ...extra };
+}
+
+export function isAbsolute(path: string): boolean {
+  return path.startsWith('https://') || path.startsWith('http://');
+}

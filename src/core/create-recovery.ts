@@ -1,0 +1,147 @@
+/**
+ * What a create does after a failure that leaves unknown whether the server committed it (a
+ * timeout or reset after the request was written, a 5xx, an unreadable body): it is never sent
+ * again. With a lookup (a `correlation_id`), the SDK polls the lookup with backoff over a grace
+ * window, because a slow commit or a lagging list shows the group late, and returns the group as
+ * soon as it appears; otherwise, or if it never appears, `GroupMayHaveBeenCreatedError`.
+ */
+import { abortError } from './abort.js';
+import type { CallContext } from './call-context.js';
+import { formatDuration } from './call-context.js';
+import type { Clock } from './clock.js';
+import { GroupMayHaveBeenCreatedError } from './errors.js';
+import type { Logger } from './log.js';
+import { exponentialBackoffMs } from './retry.js';
+
+/** Per-lookup settings the core passes: one attempt each, the poll loop is the retry. */
+export interface LookupOptions {
+  /** The caller's signal. */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds the lookup may take. */
+  timeout: number;
+  /** Always 0: a failed lookup is simply tried again at the next poll. */
+  maxRetries: 0;
+  /** The caller's per-call headers. */
+  headers?: Record<string, string> | undefined;
+}
+
+/** A create's way of finding out whether an attempt went through. */
+export interface CreateRecovery<T> {
+  /** The caller's correlation id, quoted in the error when recovery is impossible. */
+  correlationId: string | undefined;
+  /** Looks the object up; `undefined` when it is not (yet) there. Absent when no lookup is possible. */
+  lookup?: ((options: LookupOptions) => Promise<T | undefined>) | undefined;
+}
+
+/** What the recovery needs from the core. */
+export interface RecoveryEnvironment {
+  clock: Clock;
+  logger: Logger;
+  signal: AbortSignal | undefined;
+  /** Milliseconds one lookup may take. */
+  timeout: number;
+  headers: Record<string, string> | undefined;
+}
+
+function failureName(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/** One lookup; errors other than the caller's abort count as "not seen". */
+async function lookOnce<T>(
+  lookup: NonNullable<CreateRecovery<T>['lookup']>,
+  env: RecoveryEnvironment,
+  timeout: number,
+  context: CallContext,
+): Promise<{ found: T | undefined; error: unknown }> {
+  try {
+    const found = await lookup({ signal: env.signal, timeout, maxRetries: 0, headers: env.headers });
+    return { found, error: undefined };
+  } catch (error) {
+    if (env.signal?.aborted) throw abortError(env.signal, context.label);
+    return { found: undefined, error };
+  }
+}
+
+/**
+ * After an ambiguous failure: polls the lookup until `windowEnd` (clock time), returning the
+ * object as soon as it appears; throws {@link GroupMayHaveBeenCreatedError} when there is no lookup
+ * or the object never appears. The create is never sent again from here.
+ */
+export async function recoverAmbiguousCreate<T>(
+  recovery: CreateRecovery<T> | undefined,
+  context: CallContext,
+  cause: unknown,
+  windowEnd: number,
+  env: RecoveryEnvironment,
+): Promise<T> {
+  const what = `${context.label} (${context.attempts} attempt${context.attempts === 1 ? '' : 's'}, ${formatDuration(context.elapsed())})`;
+  const lookup = recovery?.lookup;
+  if (!lookup) throw new GroupMayHaveBeenCreatedError(context.path, recovery?.correlationId, cause, what);
+  const windowMs = windowEnd - env.clock.now();
+  env.logger.warn(
+    `${context.label} failed ambiguously (${failureName(cause)}); looking the group up by correlation_id for up to ${formatDuration(Math.max(0, windowMs))}, it is not resent.`,
+  );
+  let lastError: unknown;
+  let lookups = 0;
+  for (let poll = 0; ; poll++) {
+    const left = windowEnd - env.clock.now();
+    const { found, error } = await lookOnce(lookup, env, Math.max(1, Math.min(env.timeout, left)), context);
+    lookups++;
+    if (found !== undefined) {
+      env.logger.warn(
+        `${context.label}: recovered the group the failed attempt created (lookup ${lookups}).`,
+      );
+      return found;
+    }
+    if (error !== undefined) lastError = error;
+    const waitLeft = windowEnd - env.clock.now();
+    if (waitLeft <= 0) break;
+    await env.clock.sleep(Math.min(exponentialBackoffMs(poll), waitLeft), env.signal).catch(() => {
+      throw abortError(env.signal, context.label);
+    });
+  }
+  const searched = `it did not appear within the ${formatDuration(Math.max(0, windowMs))} grace window (${lookups} lookup${lookups === 1 ? '' : 's'}${lastError instanceof Error ? `; the last lookup failed: ${lastError.message}` : ''})`;
+  throw new GroupMayHaveBeenCreatedError(
+    context.path,
+    recovery?.correlationId,
+    cause,
+    `${context.label} (${context.attempts} attempt${context.attempts === 1 ? '' : 's'}, ${formatDuration(context.elapsed())})`,
+    searched,
+  );
+}
+
+/**
+ * Before a create is sent again after an attempt that reached the server (a 429, a 401): one
+ * lookup. The object if it exists (the server committed and still refused), `undefined` if it
+ * does not; when the lookup itself fails, nobody can tell, so the create is not resent.
+ */
+export async function lookupBeforeResend<T>(
+  recovery: CreateRecovery<T>,
+  context: CallContext,
+  cause: unknown,
+  env: RecoveryEnvironment,
+): Promise<T | undefined> {
+  const lookup = recovery.lookup;
+  if (!lookup) return undefined;
+  const { found, error } = await lookOnce(
+    lookup,
+    env,
+    Math.max(1, Math.min(env.timeout, context.remaining())),
+    context,
+  );
+  if (found !== undefined) {
+    env.logger.warn(
+      `${context.label}: the group exists although the server refused the create; returning it.`,
+    );
+    return found;
+  }
+  if (error === undefined) return undefined;
+  throw new GroupMayHaveBeenCreatedError(
+    context.path,
+    recovery.correlationId,
+    cause,
+    `${context.label} (${context.attempts} attempts, ${formatDuration(context.elapsed())})`,
+    `the lookup before resending failed (${failureName(error)})`,
+  );
+}

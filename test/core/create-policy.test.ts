@@ -1,0 +1,181 @@
+/**
+ * The create policy against small node:http servers: what is resent, what is looked up first,
+ * what is polled over the grace window and what is reported, counted from what the server got.
+ * The escape hatch for fields newer than the SDK (`extraBody`, `extraQuery`) is checked here too.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { realSleep } from '../../src/core/clock.js';
+import {
+  type ApplicantGroupCreateParams,
+  type ClientOptions,
+  GroupMayHaveBeenCreatedError,
+  RequestValidationError,
+  VerificationClient,
+} from '../../src/index.js';
+import { loadFixture } from '../fixtures/load.js';
+import { caught } from '../support/exposure.js';
+import {
+  authRoute,
+  CLIENT_ID,
+  type Route,
+  SECRET_KEY,
+  startServer,
+  type TestServer,
+} from '../support/http-server.js';
+
+const GROUPS = '/api/v1/applicant_groups';
+const stored = loadFixture('applicant-group') as Record<string, unknown>;
+const body = (correlationId?: string): ApplicantGroupCreateParams => ({
+  applicants: [{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada.l@example.com' }],
+  property: {
+    name: 'P',
+    street_address: '1 Main St',
+    city: 'Springfield',
+    state: 'Illinois',
+    zip_code: '62701',
+  },
+  decision_maker_display_name: 'Acme',
+  monthly_rent: 1800,
+  ...(correlationId ? { correlation_id: correlationId } : {}),
+});
+const listOf = (...groups: unknown[]) => ({ applicant_groups: groups, total_count: groups.length });
+
+let server: TestServer | undefined;
+let client: VerificationClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+async function setup(routes: Record<string, Route>, options: Partial<ClientOptions> = {}) {
+  server = await startServer({ 'POST /api/v1/tenants/auth': authRoute(), ...routes });
+  client = new VerificationClient({
+    baseURL: server.url,
+    clientId: CLIENT_ID,
+    secretKey: SECRET_KEY,
+    logLevel: 'off',
+    createGraceWindow: 300,
+    clock: { now: () => Date.now(), sleep: (ms, signal) => realSleep(ms / 20, signal) },
+    ...options,
+  });
+  return { server, client };
+}
+
+/** The methods the server saw on the groups path, in order: `POST`, `GET`, ... */
+const sequence = (server: TestServer) => server.to(GROUPS).map((request) => request.method);
+
+describe('create policy', () => {
+  it('an ambiguous 503 with a correlation_id: polled over the grace window, never resent, then reported', async () => {
+    const { server, client } = await setup({
+      [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
+      [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
+    });
+    const error = await caught(client.applicantGroups.create(body('lease-1')));
+    expect(error).toBeInstanceOf(GroupMayHaveBeenCreatedError);
+    expect((error as GroupMayHaveBeenCreatedError).correlationId).toBe('lease-1');
+    expect((error as Error).message).toContain('grace window');
+    expect((error as Error).message).toContain('"lease-1"');
+    const seen = sequence(server);
+    expect(seen.filter((method) => method === 'POST')).toHaveLength(1);
+    expect(seen.filter((method) => method === 'GET').length).toBeGreaterThanOrEqual(2);
+    expect(
+      server
+        .to(GROUPS)
+        .find((request) => request.method === 'GET')
+        ?.query.get('correlation_id'),
+    ).toBe('lease-1');
+  });
+
+  it('a timeout whose group shows up on a later lookup: returned, with one POST', async () => {
+    const { server, client } = await setup(
+      {
+        [`POST ${GROUPS}`]: () => ({ status: 200, body: stored, delayMs: 300 }),
+        [`GET ${GROUPS}`]: (_request, count) => ({
+          status: 200,
+          body: count < 3 ? listOf() : listOf(stored),
+        }),
+      },
+      { timeout: 100, createGraceWindow: 5_000 },
+    );
+    const group = await client.applicantGroups.create(body(String(stored.correlation_id)));
+    expect(group.id).toBe(stored.id);
+    expect(sequence(server)).toEqual(['POST', 'GET', 'GET', 'GET']);
+  });
+
+  it('an ambiguous failure without a correlation_id throws at once: no lookup, no resend', async () => {
+    const { server, client } = await setup({
+      [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
+    });
+    const error = await caught(client.applicantGroups.create(body()));
+    expect(error).toBeInstanceOf(GroupMayHaveBeenCreatedError);
+    expect((error as Error).message).toContain('Pass a correlation_id');
+    expect(sequence(server)).toEqual(['POST']);
+  });
+
+  it('a 429 with a correlation_id: looked up before the resend', async () => {
+    const { server, client } = await setup({
+      [`POST ${GROUPS}`]: (_request, count) =>
+        count === 1
+          ? { status: 429, headers: { 'retry-after': '0' }, body: {} }
+          : { status: 200, body: stored },
+      [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
+    });
+    await expect(client.applicantGroups.create(body('lease-2'))).resolves.toMatchObject({ id: stored.id });
+    expect(sequence(server)).toEqual(['POST', 'GET', 'POST']);
+  });
+
+  it('a 429 after which the group exists (the server lied): returned, not resent', async () => {
+    const { server, client } = await setup({
+      [`POST ${GROUPS}`]: () => ({ status: 429, headers: { 'retry-after': '0' }, body: {} }),
+      [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf(stored) }),
+    });
+    await expect(client.applicantGroups.create(body(String(stored.correlation_id)))).resolves.toMatchObject({
+      id: stored.id,
+    });
+    expect(sequence(server)).toEqual(['POST', 'GET']);
+  });
+
+  it('a 429 without a correlation_id is resent as is: the server refused it before processing', async () => {
+    const { server, client } = await setup({
+      [`POST ${GROUPS}`]: (_request, count) =>
+        count === 1
+          ? { status: 429, headers: { 'retry-after': '0' }, body: {} }
+          : { status: 200, body: stored },
+    });
+    await expect(client.applicantGroups.create(body())).resolves.toMatchObject({ id: stored.id });
+    expect(sequence(server)).toEqual(['POST', 'POST']);
+  });
+});
+
+describe('extraBody and extraQuery: fields newer than the SDK', () => {
+  it('are merged into the wire body and query after validation', async () => {
+    const { server, client } = await setup({
+      [`POST ${GROUPS}`]: () => ({ status: 200, body: stored }),
+      [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf(stored) }),
+    });
+    await client.applicantGroups.create(body(), { extraBody: { screening_profile: 'standard' } });
+    const sent = JSON.parse(server.to(GROUPS)[0]?.body ?? '{}') as Record<string, unknown>;
+    expect(sent.screening_profile).toBe('standard');
+    expect(sent.monthly_rent).toBe(1800);
+    await client.applicantGroups.list({ search: 'Acme' }, { extraQuery: { sort: 'created_at' } });
+    const query = server.to(GROUPS)[1]?.query;
+    expect(query?.get('sort')).toBe('created_at');
+    expect(query?.get('search')).toBe('Acme');
+  });
+
+  it('may not replace a field the SDK validates: refused before any I/O', async () => {
+    const { server, client } = await setup({});
+    const error = await caught(
+      client.applicantGroups.create(body(), { extraBody: { monthly_rent: 185_000 } }),
+    );
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect((error as RequestValidationError).issues[0]?.path).toBe('extraBody.monthly_rent');
+    const listError = await caught(
+      client.applicantGroups.list({ search: 'x' }, { extraQuery: { search: 'y' } }),
+    );
+    expect(listError).toBeInstanceOf(RequestValidationError);
+    expect(server.requests).toEqual([]);
+  });
+});
