@@ -133,9 +133,35 @@ export interface CallTrace {
   retry(attempt: number, error: unknown, delayMs: number): void;
   /** A recovery lookup ended. */
   lookup(found: boolean, durationMs: number): void;
+  /** Reports attempt number `attempt` when `pending` (the attempt's response) settles; passes it through. */
+  measure<R extends { status: number }>(attempt: number, pending: Promise<R>): Promise<R>;
 }
 
-const NO_TRACE: CallTrace = { attempt() {}, retry() {}, lookup() {} };
+const NO_TRACE: CallTrace = {
+  attempt() {},
+  retry() {},
+  lookup() {},
+  measure: (_attempt, pending) => pending,
+};
+
+/** Times each call of a create's recovery `lookup` and reports it on `trace`; `undefined` stays so. */
+export function traceLookup<A extends unknown[], T>(
+  lookup: (...args: A) => Promise<T | undefined>,
+  trace: CallTrace,
+): (...args: A) => Promise<T | undefined> {
+  if (trace === NO_TRACE) return lookup;
+  return async (...args) => {
+    const started = performance.now();
+    try {
+      const found = await lookup(...args);
+      trace.lookup(found !== undefined, performance.now() - started);
+      return found;
+    } catch (error) {
+      trace.lookup(false, performance.now() - started);
+      throw error;
+    }
+  };
+}
 
 type OperationChannel = diagnostics.TracingChannel<object, OperationTraceContext>;
 
@@ -268,6 +294,19 @@ export function traceCall<T>(
         const event: RetryTraceEvent = { callId: context.id, operation: context.operation, ...entry };
         stepChannels.retry.publish(event);
       }
+    },
+    measure(attempt, pending) {
+      const sent = performance.now();
+      return pending.then(
+        (response) => {
+          trace.attempt(attempt, { status: response.status }, performance.now() - sent);
+          return response;
+        },
+        (error: unknown) => {
+          trace.attempt(attempt, { error }, performance.now() - sent);
+          throw error;
+        },
+      );
     },
     lookup(found, durationMs) {
       context.lookups += 1;
