@@ -38,6 +38,15 @@ export type { Logger, LogLevel } from './core/log.js';
 export type { ClientOptions } from './core/options.js';
 export { ConfigurationError } from './core/options.js';
 export { MAX_PAGES, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
+export type {
+  RawGetMethod,
+  RawGetOptions,
+  RawPostMethod,
+  RawPostOptions,
+  RawQueryValue,
+  RawRequest,
+  RawRequestMethod,
+} from './core/raw-request.js';
 export type { StoredToken, TokenStore } from './core/token-store.js';
 export {
   type AttemptTraceEvent,

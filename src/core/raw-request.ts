@@ -6,8 +6,9 @@
  * `unknown` otherwise.
  */
 import { z } from 'zod';
+import type { APIPromise } from './api-promise.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
-import type { Call, RequestOptions } from './http.js';
+import type { Call, HttpCore, RequestOptions } from './http.js';
 
 /** A query parameter value; arrays are sent comma-separated, `undefined` and `null` are left out. */
 export type RawQueryValue =
@@ -121,5 +122,69 @@ export function rawCall<S extends z.ZodType>(request: RawRequest<S>): Call<S | z
     options: request.options,
     safety: isGet || request.idempotent === true ? 'read' : 'create',
     recovery: { correlationId: undefined, lookup: request.lookup },
+    operation: 'request',
   };
+}
+
+/** Options of `client.get(path, options)`: a raw GET. */
+export type RawGetOptions<S extends z.ZodType = z.ZodType<unknown>> = Omit<
+  RawRequest<S>,
+  'method' | 'path' | 'body' | 'lookup' | 'idempotent'
+>;
+
+/** Options of `client.post(path, options)`: a raw POST. */
+export type RawPostOptions<S extends z.ZodType = z.ZodType<unknown>> = Omit<RawRequest<S>, 'method' | 'path'>;
+
+/** `client.request`: a raw request; typed by its schema when given, `unknown` otherwise. */
+export interface RawRequestMethod {
+  /** Sends `request`; the result is what `schema` parses. */
+  <S extends z.ZodType>(request: RawRequest<S> & { schema: S }): APIPromise<z.output<S>>;
+  /** Sends `request`; the result is the JSON body, unchecked. */
+  (request: RawRequest): APIPromise<unknown>;
+}
+
+/** `client.get`: a raw GET of `path`. */
+export interface RawGetMethod {
+  /** GETs `path`; the result is what `schema` parses. */
+  <S extends z.ZodType>(path: string, options: RawGetOptions<S> & { schema: S }): APIPromise<z.output<S>>;
+  /** GETs `path`; the result is the JSON body, unchecked. */
+  (path: string, options?: RawGetOptions): APIPromise<unknown>;
+}
+
+/** `client.post`: a raw POST to `path`, under the create policy unless `idempotent`. */
+export interface RawPostMethod {
+  /** POSTs to `path`; the result is what `schema` parses. */
+  <S extends z.ZodType>(path: string, options: RawPostOptions<S> & { schema: S }): APIPromise<z.output<S>>;
+  /** POSTs to `path`; the result is the JSON body, unchecked. */
+  (path: string, options?: RawPostOptions): APIPromise<unknown>;
+}
+
+/** The client's raw-request methods, sending through `core`. */
+export function rawRequestMethods(core: HttpCore): {
+  request: RawRequestMethod;
+  get: RawGetMethod;
+  post: RawPostMethod;
+} {
+  function request<S extends z.ZodType>(raw: RawRequest<S> & { schema: S }): APIPromise<z.output<S>>;
+  function request(raw: RawRequest): APIPromise<unknown>;
+  function request(raw: RawRequest): APIPromise<unknown> {
+    return core.request(rawCall(raw));
+  }
+  function get<S extends z.ZodType>(
+    path: string,
+    options: RawGetOptions<S> & { schema: S },
+  ): APIPromise<z.output<S>>;
+  function get(path: string, options?: RawGetOptions): APIPromise<unknown>;
+  function get(path: string, options: RawGetOptions = {}): APIPromise<unknown> {
+    return request({ ...options, method: 'GET', path });
+  }
+  function post<S extends z.ZodType>(
+    path: string,
+    options: RawPostOptions<S> & { schema: S },
+  ): APIPromise<z.output<S>>;
+  function post(path: string, options?: RawPostOptions): APIPromise<unknown>;
+  function post(path: string, options: RawPostOptions = {}): APIPromise<unknown> {
+    return request({ ...options, method: 'POST', path });
+  }
+  return { request, get, post };
 }

@@ -4,7 +4,7 @@
  * obtains. The single-flight refresh stays per process (the TokenManager's); the store only
  * decides where a refresh gets its token from.
  */
-import { REFRESH_MARGIN_MS } from './auth.js';
+import { REFRESH_MARGIN_MS, readTokenLifetime, type TokenExchange } from './auth.js';
 import type { Logger } from './log.js';
 
 /** An access token as kept in a {@link TokenStore}. */
@@ -112,4 +112,26 @@ export function sharedTokenExchange(
     }
     return issued;
   };
+}
+
+/**
+ * `exchange` as the client uses it: unchanged without a store; with one, shared through it
+ * (see {@link sharedTokenExchange}), each exchanged token's expiry read from its claims.
+ */
+export function withTokenStore(
+  exchange: TokenExchange,
+  store: TokenStore | undefined,
+  clientId: string,
+  logger: Logger,
+): TokenExchange {
+  if (!store) return exchange;
+  return sharedTokenExchange(store, {
+    clientId,
+    logger,
+    exchange: async () => {
+      const issued = await exchange();
+      if (typeof issued !== 'string') return issued;
+      return { token: issued, expiresAt: readTokenLifetime(issued, Date.now()).expiresAt };
+    },
+  });
 }
