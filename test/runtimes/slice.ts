@@ -283,5 +283,4 @@ for (const [name, run] of Object.entries(cases)) {
   }
 }
 console.log(`${passed} passed, ${failed} failed`);
-// Exit explicitly: a runtime may keep a handle of a dependency alive (Deno and msw's BroadcastChannel).
-process.exit(failed === 0 ? 0 : 1);
+process.exitCode = failed === 0 ? 0 : 1;
