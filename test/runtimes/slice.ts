@@ -2,7 +2,7 @@
  * A slice of the integration suite that runs as a plain script under Node (tsx), Bun 1 and
  * Deno 2, so the SDK's behaviour is checked on each runtime it claims: auth, list, create (with
  * recovery by correlation id, and the no-resend rule without one), retries, timeouts, request
- * validation, reports and the PDF, webhook verification of real deliveries, and the mock itself.
+ * validation, reports and the PDF, webhook verification of real deliveries, tracing, and the mock itself.
  * It prints one line per case and closes with "N passed, N failed" (exit code 1 on a failure).
  *
  *   npx tsx test/runtimes/slice.ts
@@ -10,15 +10,20 @@
  *   npx -y deno@2 run -A --sloppy-imports --import-map=test/runtimes/import-map.json test/runtimes/slice.ts
  */
 import assert from 'node:assert/strict';
+import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
+  type AttemptTraceEvent,
   GroupMayHaveBeenCreatedError,
   handleWebhook,
+  type OperationTraceContext,
+  operationChannelName,
   RequestValidationError,
   signWebhook,
+  TRACE_STEP_CHANNELS,
   unwrapWebhook,
   VerificationClient,
   WEBHOOK_SIGNATURE_HEADER,
@@ -252,6 +257,43 @@ const cases: Record<string, () => Promise<void>> = {
         receiver.closeAllConnections();
         await new Promise<void>((resolve) => receiver.close(() => resolve()));
       }
+    }),
+
+  'tracing: a create on its diagnostics_channel, attempts on the step channel': () =>
+    within(async ({ mock, client }) => {
+      await client.auth.getToken();
+      const seen: string[] = [];
+      const record = (kind: string) => (message: unknown) => {
+        const context = message as OperationTraceContext;
+        seen.push(`${kind} ${context.attempts}`);
+      };
+      const handlers = {
+        start: record('start'),
+        end: record('end'),
+        asyncStart: record('asyncStart'),
+        asyncEnd: record('asyncEnd'),
+        error: record('error'),
+      };
+      const channel = tracingChannel(operationChannelName('applicantGroups.create'));
+      const onAttempt = (message: unknown) => seen.push(`attempt ${(message as AttemptTraceEvent).status}`);
+      channel.subscribe(handlers);
+      subscribe(TRACE_STEP_CHANNELS.attempt, onAttempt);
+      try {
+        mock.faults.next(1, { status: 429, retryAfterMs: 10 }, { method: 'POST', path: GROUPS });
+        await client.applicantGroups.create(household('t'));
+      } finally {
+        channel.unsubscribe(handlers);
+        unsubscribe(TRACE_STEP_CHANNELS.attempt, onAttempt);
+      }
+      // A 429 was refused before processing: resent without a lookup (no correlation_id here).
+      assert.deepEqual(seen, [
+        'start 0',
+        'end 0',
+        'attempt 429',
+        'attempt 200',
+        'asyncStart 2',
+        'asyncEnd 2',
+      ]);
     }),
 
   'mock: faults, stats, the clock and the outbox': () =>
