@@ -21,8 +21,16 @@ const GROUPS = '/api/v1/applicant_groups';
 const CREATE = `POST ${GROUPS}`;
 
 const groupBody = (key: string) => ({
-  applicants: [{ first_name: 'Ana', last_name: 'Silva', email: `ana.${key}@example.com`, phone_number: '+14155550123' }],
-  property: { name: 'Maple Court', street_address: '77 Maple Ave', city: 'Denver', state: 'Colorado', zip_code: '80203' },
+  applicants: [
+    { first_name: 'Ana', last_name: 'Silva', email: `ana.${key}@example.com`, phone_number: '+14155550123' },
+  ],
+  property: {
+    name: 'Maple Court',
+    street_address: '77 Maple Ave',
+    city: 'Denver',
+    state: 'Colorado',
+    zip_code: '80203',
+  },
   decision_maker_display_name: 'Maple Court Leasing',
   monthly_rent: 1950,
   correlation_id: `raw-${key}`,
@@ -30,7 +38,9 @@ const groupBody = (key: string) => ({
 
 /** The fields this test reads of a list page: a schema of the caller's own. */
 const groupListSchema = z.object({
-  applicant_groups: z.array(z.object({ id: z.string(), correlation_id: z.string().nullable(), status: z.string() })),
+  applicant_groups: z.array(
+    z.object({ id: z.string(), correlation_id: z.string().nullable(), status: z.string() }),
+  ),
   total_count: z.number(),
 });
 
@@ -64,7 +74,12 @@ describe('raw requests against the mock', () => {
       .request({
         method: 'GET',
         path: GROUPS,
-        query: { correlation_id: 'raw-b', statuses: ['not_started', 'in_progress'], page: 1, search: undefined },
+        query: {
+          correlation_id: 'raw-b',
+          statuses: ['not_started', 'in_progress'],
+          page: 1,
+          search: undefined,
+        },
         schema: groupListSchema,
       })
       .withResponse();
@@ -76,7 +91,9 @@ describe('raw requests against the mock', () => {
     const [entry] = mock.stats.log();
     expect(entry?.url).toBe(`${GROUPS}?correlation_id=raw-b&statuses=not_started%2Cin_progress&page=1`);
     expect(entry?.authorized).toBe(true);
-    expect(log.lines.some((line) => line.startsWith(`debug [applicant-verification] GET ${GROUPS}?`))).toBe(true);
+    expect(log.lines.some((line) => line.startsWith(`debug [applicant-verification] GET ${GROUPS}?`))).toBe(
+      true,
+    );
   });
 
   it('GET without a schema gives the JSON as the server sent it', async () => {
@@ -115,7 +132,10 @@ describe('raw requests against the mock', () => {
       body: groupBody('e'),
       schema: z.object({ id: z.string(), correlation_id: z.string().nullable() }),
       lookup: async () => {
-        const page = await client.get(GROUPS, { query: { correlation_id: 'raw-e' }, schema: groupListSchema });
+        const page = await client.get(GROUPS, {
+          query: { correlation_id: 'raw-e' },
+          schema: groupListSchema,
+        });
         return page.applicant_groups[0];
       },
     });
@@ -175,10 +195,17 @@ describe('raw requests on the wire', () => {
       'POST /api/v1/tenants/auth': authRoute(),
       'POST /api/v2/new_things': () => ({ status: 201, body: { id: 'thing-1', extra: true } }),
     });
-    const client = new VerificationClient({ baseURL: server.url, clientId: CLIENT_ID, secretKey: SECRET_KEY });
+    const client = new VerificationClient({
+      baseURL: server.url,
+      clientId: CLIENT_ID,
+      secretKey: SECRET_KEY,
+    });
     try {
       const body = { name: 'x', nested: { list: [1, 2] } };
-      const data = await client.post('/api/v2/new_things', { body, options: { headers: { 'x-trace': 't1' } } });
+      const data = await client.post('/api/v2/new_things', {
+        body,
+        options: { headers: { 'x-trace': 't1' } },
+      });
       expect(data).toEqual({ id: 'thing-1', extra: true });
       const [received] = server.to('/api/v2/new_things');
       expect(received?.method).toBe('POST');

@@ -12,7 +12,9 @@ vi.mock('../../src/core/runtime.js', async (importOriginal) => {
 });
 
 const { Agent } = await import('undici');
-const { ConfigurationError, GroupMayHaveBeenCreatedError, VerificationClient } = await import('../../src/index.js');
+const { ConfigurationError, GroupMayHaveBeenCreatedError, VerificationClient } = await import(
+  '../../src/index.js'
+);
 const { createMockServer } = await import('../../src/testing/index.js');
 
 describe('a runtime whose undici cannot dispatch', () => {
@@ -46,7 +48,13 @@ describe('a runtime whose undici cannot dispatch', () => {
       mock.faults.next(1, { reset: 'after' }, { method: 'POST', path: '/api/v1/applicant_groups' });
       const create = client.applicantGroups.create({
         applicants: [{ first_name: 'Ana', last_name: 'Silva', email: 'ana@example.com' }],
-        property: { name: 'P', street_address: '1 Main St', city: 'Denver', state: 'Colorado', zip_code: '80203' },
+        property: {
+          name: 'P',
+          street_address: '1 Main St',
+          city: 'Denver',
+          state: 'Colorado',
+          zip_code: '80203',
+        },
         decision_maker_display_name: 'P Leasing',
         monthly_rent: 1000,
       });

@@ -68,7 +68,12 @@ describe('FileTokenStore shared by processes', () => {
 
     expect(mock.stats.count(AUTH)).toBe(1);
     expect(mock.stats.count(LIST)).toBe(3);
-    expect(mock.stats.log().filter((entry) => entry.route === LIST).every((entry) => entry.authorized)).toBe(true);
+    expect(
+      mock.stats
+        .log()
+        .filter((entry) => entry.route === LIST)
+        .every((entry) => entry.authorized),
+    ).toBe(true);
     expect(new Set([first.tokenHash, second?.tokenHash, third?.tokenHash]).size).toBe(1);
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
     const stored = JSON.parse(readFileSync(tokenFile, 'utf8')) as Record<string, unknown>;

@@ -45,11 +45,17 @@ function recordEvents(): { events: Event[]; stop(): void } {
     stops.push(() => channel.unsubscribe(handlers));
   }
   for (const [kind, name] of Object.entries(TRACE_STEP_CHANNELS)) {
-    const listener = (message: unknown) => void events.push(snapshot(kind, message as Record<string, unknown>));
+    const listener = (message: unknown) =>
+      void events.push(snapshot(kind, message as Record<string, unknown>));
     subscribe(name, listener);
     stops.push(() => unsubscribe(name, listener));
   }
-  return { events, stop: () => stops.forEach((stop) => stop()) };
+  return {
+    events,
+    stop: () => {
+      for (const stop of stops.splice(0)) stop();
+    },
+  };
 }
 
 /** The events with call ids replaced by the order their calls started in (1, 2, ...). */
@@ -70,7 +76,13 @@ const body = (correlationId: string) => ({
   applicants: [
     { first_name: 'Ana', last_name: 'Silva', email: 'ana.silva@example.com', phone_number: '+14155550123' },
   ],
-  property: { name: 'Maple Court', street_address: '77 Maple Ave', city: 'Denver', state: 'Colorado', zip_code: '80203' },
+  property: {
+    name: 'Maple Court',
+    street_address: '77 Maple Ave',
+    city: 'Denver',
+    state: 'Colorado',
+    zip_code: '80203',
+  },
   decision_maker_display_name: 'Maple Court Leasing',
   monthly_rent: 1950,
   correlation_id: correlationId,
@@ -85,11 +97,26 @@ const createContext = (extra: Record<string, unknown>) => ({
 });
 
 const listCall = (id: number, found: boolean) => {
-  const base = { id, operation: 'applicantGroups.list', method: 'GET', path: GROUPS, retries: [], lookups: 0, recovered: false };
+  const base = {
+    id,
+    operation: 'applicantGroups.list',
+    method: 'GET',
+    path: GROUPS,
+    retries: [],
+    lookups: 0,
+    recovered: false,
+  };
   return [
     { kind: 'applicantGroups.list start', ...base, attempts: 0 },
     { kind: 'applicantGroups.list end', ...base, attempts: 0 },
-    { kind: 'attempt', callId: id, operation: 'applicantGroups.list', attempt: 1, status: 200, outcome: 'response' },
+    {
+      kind: 'attempt',
+      callId: id,
+      operation: 'applicantGroups.list',
+      attempt: 1,
+      status: 200,
+      outcome: 'response',
+    },
     { kind: 'applicantGroups.list asyncStart', ...base, attempts: 1, status: 200 },
     { kind: 'applicantGroups.list asyncEnd', ...base, attempts: 1, status: 200 },
     { kind: 'lookup', callId: 1, operation: 'applicantGroups.create', lookup: 1, found },
@@ -128,12 +155,32 @@ describe('tracing channels against the mock', () => {
     const retry = { attempt: 1, reason: 'status 429', delayMs: 300 };
     const final = { attempts: 2, status: 200, retries: [retry], lookups: 1, recovered: false };
     expect(normalise(recorder.events)).toEqual([
-      { kind: 'applicantGroups.create start', ...createContext({ attempts: 0, retries: [], lookups: 0, recovered: false }) },
-      { kind: 'applicantGroups.create end', ...createContext({ attempts: 0, retries: [], lookups: 0, recovered: false }) },
-      { kind: 'attempt', callId: 1, operation: 'applicantGroups.create', attempt: 1, status: 429, outcome: 'response' },
+      {
+        kind: 'applicantGroups.create start',
+        ...createContext({ attempts: 0, retries: [], lookups: 0, recovered: false }),
+      },
+      {
+        kind: 'applicantGroups.create end',
+        ...createContext({ attempts: 0, retries: [], lookups: 0, recovered: false }),
+      },
+      {
+        kind: 'attempt',
+        callId: 1,
+        operation: 'applicantGroups.create',
+        attempt: 1,
+        status: 429,
+        outcome: 'response',
+      },
       { kind: 'retry', callId: 1, operation: 'applicantGroups.create', ...retry },
       ...listCall(2, false),
-      { kind: 'attempt', callId: 1, operation: 'applicantGroups.create', attempt: 2, status: 200, outcome: 'response' },
+      {
+        kind: 'attempt',
+        callId: 1,
+        operation: 'applicantGroups.create',
+        attempt: 2,
+        status: 200,
+        outcome: 'response',
+      },
       { kind: 'applicantGroups.create asyncStart', ...createContext(final) },
       { kind: 'applicantGroups.create asyncEnd', ...createContext(final) },
     ]);
@@ -150,9 +197,21 @@ describe('tracing channels against the mock', () => {
     expect(group.correlation_id).toBe('trace-recovered');
     const final = { attempts: 1, retries: [], lookups: 1, recovered: true };
     expect(normalise(recorder.events)).toEqual([
-      { kind: 'applicantGroups.create start', ...createContext({ attempts: 0, retries: [], lookups: 0, recovered: false }) },
-      { kind: 'applicantGroups.create end', ...createContext({ attempts: 0, retries: [], lookups: 0, recovered: false }) },
-      { kind: 'attempt', callId: 1, operation: 'applicantGroups.create', attempt: 1, outcome: 'connection_error' },
+      {
+        kind: 'applicantGroups.create start',
+        ...createContext({ attempts: 0, retries: [], lookups: 0, recovered: false }),
+      },
+      {
+        kind: 'applicantGroups.create end',
+        ...createContext({ attempts: 0, retries: [], lookups: 0, recovered: false }),
+      },
+      {
+        kind: 'attempt',
+        callId: 1,
+        operation: 'applicantGroups.create',
+        attempt: 1,
+        outcome: 'connection_error',
+      },
       ...listCall(2, true),
       { kind: 'applicantGroups.create asyncStart', ...createContext(final) },
       { kind: 'applicantGroups.create asyncEnd', ...createContext(final) },
@@ -164,7 +223,9 @@ describe('tracing channels against the mock', () => {
     recorder = recordEvents();
     await client.reports.retrieve('00000000-0000-4000-8000-000000000000').catch(() => undefined);
     recorder.stop();
-    const kinds = normalise(recorder.events).map((event) => `${event.kind}${'callId' in event ? ` #${event.callId}` : ''}`);
+    const kinds = normalise(recorder.events).map(
+      (event) => `${event.kind}${'callId' in event ? ` #${event.callId}` : ''}`,
+    );
     expect(kinds).toEqual([
       'reports.retrieve start',
       // The exchange starts in the synchronous part of the call, so before the call's own `end`.
@@ -190,7 +251,14 @@ describe('tracing channels against the mock', () => {
     recorder.stop();
     const text = JSON.stringify(recorder.events);
     const token = await client.auth.getToken();
-    for (const secret of [mock.secretKey, mock.clientId, token, 'ana.silva@example.com', '+14155550123', 'Silva']) {
+    for (const secret of [
+      mock.secretKey,
+      mock.clientId,
+      token,
+      'ana.silva@example.com',
+      '+14155550123',
+      'Silva',
+    ]) {
       expect(text).not.toContain(secret);
     }
   });
