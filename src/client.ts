@@ -7,8 +7,16 @@ import { HttpCore } from './core/http.js';
 import { Limiter } from './core/limiter.js';
 import { createLogger } from './core/log.js';
 import { type ClientOptions, resolveOptions } from './core/options.js';
+import {
+  type RawGetMethod,
+  type RawPostMethod,
+  type RawRequestMethod,
+  rawRequestMethods,
+} from './core/raw-request.js';
+import { runtimeName } from './core/runtime.js';
 import { KnownSecrets } from './core/secrets.js';
 import { createTokenExchange } from './core/token-exchange.js';
+import { withTokenStore } from './core/token-store.js';
 import { fetchTransport, undiciTransport } from './core/transport.js';
 import { ApplicantGroups } from './resources/applicant-groups.js';
 import { Auth } from './resources/auth.js';
@@ -39,6 +47,19 @@ export class VerificationClient {
   readonly auth: Auth;
   /** The API base URL in use. */
   readonly baseURL: string;
+  /**
+   * A raw request, for endpoints and fields newer than the SDK, through the same core (auth,
+   * retries under the create policy, timeouts, logging); validated when a `schema` is given.
+   *
+   * ```ts
+   * const page = await client.request({ method: 'GET', path: '/api/v1/applicant_groups', query: { page: 2 }, schema });
+   * ```
+   */
+  readonly request: RawRequestMethod;
+  /** A raw GET of `path` (under the base URL); see {@link VerificationClient.request}. */
+  readonly get: RawGetMethod;
+  /** A raw POST to `path`, never resent after an ambiguous failure without a `lookup`; see {@link VerificationClient.request}. */
+  readonly post: RawPostMethod;
   readonly #dispatchers: Dispatchers;
 
   /** Options default to the `VERIFICATION_*` environment variables; see {@link ClientOptions}. */
@@ -70,13 +91,21 @@ export class VerificationClient {
       clock,
       sdkHeaders: {
         accept: 'application/json',
-        'user-agent': `applicant-verification/${VERSION} node/${process.version}`,
+        'user-agent': `applicant-verification/${VERSION} ${runtimeName()}`,
       },
       defaultHeaders: resolved.defaultHeaders,
       secrets,
     });
     const tokens: TokenSource = resolved.credentials
-      ? new TokenManager(createTokenExchange(core, resolved.credentials), logger)
+      ? new TokenManager(
+          withTokenStore(
+            createTokenExchange(core, resolved.credentials),
+            resolved.tokenStore,
+            resolved.credentials.clientId,
+            logger,
+          ),
+          logger,
+        )
       : new StaticTokenSource(resolved.accessToken ?? '');
     core.useTokens(tokens);
     this.applicantGroups = new ApplicantGroups(core);
@@ -84,6 +113,7 @@ export class VerificationClient {
     this.screeningGroups = new ScreeningGroups(core);
     this.webhooks = new Webhooks(resolved.secretKey);
     this.auth = new Auth(tokens);
+    ({ request: this.request, get: this.get, post: this.post } = rawRequestMethods(core));
   }
 
   /** Closes the connections the client opened, so a batch script can exit. */

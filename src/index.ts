@@ -32,12 +32,34 @@ export {
   VerificationError,
   WebhookVerificationError,
 } from './core/errors.js';
+export { FileTokenStore } from './core/file-token-store.js';
 export type { RequestOptions } from './core/http.js';
 export { isLogLevel, type Logger, type LogLevel } from './core/log.js';
 export type { ClientOptions } from './core/options.js';
 export { ConfigurationError } from './core/options.js';
 export { MAX_PAGES, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
 export { maskText } from './core/redact.js';
+export type {
+  RawGetMethod,
+  RawGetOptions,
+  RawPostMethod,
+  RawPostOptions,
+  RawQueryValue,
+  RawRequest,
+  RawRequestMethod,
+} from './core/raw-request.js';
+export type { StoredToken, TokenStore } from './core/token-store.js';
+export {
+  type AttemptTraceEvent,
+  type LookupTraceEvent,
+  type OperationTraceContext,
+  operationChannelName,
+  type RetryTraceEvent,
+  TRACE_CHANNEL_PREFIX,
+  TRACE_STEP_CHANNELS,
+  TRACED_OPERATIONS,
+  type TracedOperation,
+} from './core/tracing.js';
 export type { ValidationMode } from './core/validate.js';
 export * from './helpers/index.js';
 export {
@@ -55,6 +77,26 @@ export * from './schemas/index.js';
 export * from './schemas/webhooks.js';
 export { VERSION } from './version.js';
 export {
+  type ExpressWebhookNext,
+  type ExpressWebhookOptions,
+  type ExpressWebhookRequest,
+  expressWebhook,
+} from './webhooks/adapters/express.js';
+export {
+  type FastifyWebhookHost,
+  type FastifyWebhookOptions,
+  type FastifyWebhookReply,
+  type FastifyWebhookRequest,
+  fastifyWebhook,
+} from './webhooks/adapters/fastify.js';
+export {
+  DEFAULT_WEBHOOK_MAX_BODY_BYTES,
+  handleWebhook,
+  type WebRequestWebhookOptions,
+  webhookHandler,
+} from './webhooks/adapters/web.js';
+export type { WebhookHandlerOptions } from './webhooks/receive.js';
+export {
   signWebhook,
   unwrapWebhook,
   verifyWebhook,
@@ -62,4 +104,4 @@ export {
   type WebhookBody,
   type WebhookHeaders,
   type WebhookSignature,
-} from './webhooks.js';
+} from './webhooks/verify.js';

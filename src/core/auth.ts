@@ -4,9 +4,10 @@
  */
 import { decodeJwt } from 'jose/jwt/decode';
 import type { Logger } from './log.js';
+import type { IssuedToken } from './token-store.js';
 
-/** What the token endpoint answered: the token and, if the JWT says, its lifetime. */
-export type TokenExchange = () => Promise<string>;
+/** Gets a token: the JWT the token endpoint answered, or a stored token with its expiry. */
+export type TokenExchange = () => Promise<string | IssuedToken>;
 
 /** Something that hands out access tokens. */
 export interface TokenSource {
@@ -110,9 +111,12 @@ export class TokenManager implements TokenSource {
 
   async #refresh(): Promise<string> {
     try {
-      const token = await this.#exchange();
+      const issued = await this.#exchange();
+      // A token from a shared store comes with its expiry (token-store.ts); a fresh one is read.
+      const token = typeof issued === 'string' ? issued : issued.token;
       this.#token = token;
-      const { expiresAt, problem } = readTokenLifetime(token, Date.now());
+      const { expiresAt, problem } =
+        typeof issued === 'string' ? readTokenLifetime(token, Date.now()) : { ...issued, problem: undefined };
       this.#expiresAt = expiresAt;
       if (problem && !this.#warnedAboutClaims) {
         this.#warnedAboutClaims = true;

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { CreateRecovery } from './create-recovery.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
 import type { RetrySafety } from './retry.js';
+import type { TracedOperation } from './tracing.js';
 
 /** Options every method takes as its last argument. */
 export interface RequestOptions {
@@ -70,6 +71,8 @@ export interface Call<S extends z.ZodType> {
   keepCredentialHeaders?: boolean;
   /** Advice added to the error message for a status (e.g. a 404 that points at the base URL). */
   hints?: Partial<Record<number, string>>;
+  /** The tracing channel the call is published on; default: named from method and path (`core/tracing.ts`). */
+  operation?: TracedOperation | undefined;
 }
 
 /** A call after its inputs were checked: the query is wire-ready. */

@@ -35,6 +35,7 @@ import {
   retryVerdict,
 } from './retry.js';
 import type { KnownSecrets } from './secrets.js';
+import { type CallTrace, operationOf, traceCall, traceLookup } from './tracing.js';
 import {
   describeNetworkError,
   type Transport,
@@ -130,9 +131,18 @@ export class HttpCore {
     return new APIPromise(this.execute(call));
   }
 
-  /** Like {@link request}, resolving to `{ data, response }` directly. */
-  async execute<S extends z.ZodType>(input: Call<S>): Promise<WithResponse<z.output<S>>> {
+  /** Like {@link request}, resolving to `{ data, response }` directly. Published on the call's tracing channel. */
+  execute<S extends z.ZodType>(input: Call<S>): Promise<WithResponse<z.output<S>>> {
+    const operation = input.operation ?? operationOf(input.method, input.path);
+    return traceCall({ operation, method: input.method, path: input.path }, (trace) =>
+      this.#run(input, trace),
+    );
+  }
+
+  async #run<S extends z.ZodType>(input: Call<S>, trace: CallTrace): Promise<WithResponse<z.output<S>>> {
     const call = this.#prepare(input);
+    if (call.recovery?.lookup)
+      call.recovery = { ...call.recovery, lookup: traceLookup(call.recovery.lookup, trace) };
     const config = this.#config;
     const options = call.options ?? {};
     const safety = call.safety ?? (call.method === 'GET' ? 'read' : 'create');
@@ -172,7 +182,10 @@ export class HttpCore {
         token = this.#wantsAuth(call) ? await this.#token(context, signal) : undefined;
         // A deadline the caller set cuts an attempt short; the default one bounds the waits only.
         const attemptMs = explicitDeadline === undefined ? timeout : Math.min(timeout, context.remaining());
-        const response = await this.#attempt(call, context, token, timeout, attemptMs);
+        const response = await trace.measure(
+          context.attempts,
+          this.#attempt(call, context, token, timeout, attemptMs),
+        );
         if (response.status >= 200 && response.status < 300) return this.#accept(call, response);
         throw this.#statusError(call, context, response);
       } catch (error) {
@@ -189,6 +202,7 @@ export class HttpCore {
           replayedAfter401 = true;
           freeReplay = true;
           reachedServer = true;
+          trace.retry(context.attempts, error, 0);
           continue;
         }
         const failure = failureOf(error);
@@ -220,6 +234,7 @@ export class HttpCore {
         config.logger.warn(
           `retrying in ${formatDuration(delay)} (attempt ${context.attempts + 1} of ${context.maxAttempts}): ${error instanceof Error ? error.message : String(error)}`,
         );
+        trace.retry(context.attempts, error, delay);
         await config.clock.sleep(delay, signal);
       }
     }

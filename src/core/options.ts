@@ -6,6 +6,8 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from './clock.js';
 import { VerificationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './log.js';
+import { runtimeName, undiciCanDispatch } from './runtime.js';
+import type { TokenStore } from './token-store.js';
 import type { ValidationMode } from './validate.js';
 
 /** Everything `new VerificationClient(options)` accepts. */
@@ -33,8 +35,16 @@ export interface ClientOptions {
    * `GroupMayHaveBeenCreatedError`. Default 30 000.
    */
   createGraceWindow?: number | undefined;
-  /** Any undici Dispatcher (ProxyAgent, MockAgent, an mTLS Agent); default a keep-alive Pool. */
+  /**
+   * Any undici Dispatcher (ProxyAgent, MockAgent, an mTLS Agent); default a keep-alive Pool. Not
+   * under Bun, whose `undici` cannot dispatch: the SDK sends through fetch there.
+   */
   dispatcher?: Dispatcher | undefined;
+  /**
+   * Where processes behind one client id share their access token (a `FileTokenStore`, Redis, ...):
+   * the client takes a usable token from it before exchanging, and saves each token it exchanges.
+   */
+  tokenStore?: TokenStore | undefined;
   /**
    * Send requests with a fetch implementation instead of undici (msw in-process tests, edge
    * runtimes). `true`, or `globalThis.fetch` itself, means the global fetch looked up at call
@@ -71,6 +81,7 @@ export interface ResolvedOptions {
   createGraceWindow: number;
   clock: Clock | undefined;
   dispatcher: Dispatcher | undefined;
+  tokenStore: TokenStore | undefined;
   fetch: (() => typeof fetch) | undefined;
   logLevel: LogLevel;
   logger: Logger | undefined;
@@ -164,6 +175,27 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       : givenFetch === true || givenFetch === globalThis.fetch
         ? () => globalThis.fetch
         : () => givenFetch;
+  // Bun's `undici` has no working dispatcher: its fetch carries the requests instead (runtime.ts).
+  const undiciWorks = undiciCanDispatch();
+  if (options.dispatcher !== undefined && !undiciWorks) {
+    throw new ConfigurationError(
+      `The dispatcher option needs undici's dispatcher, which this runtime (${runtimeName()}) does not provide: leave it out (the SDK sends through fetch here), or use the fetch option.`,
+    );
+  }
+  const tokenStore = options.tokenStore;
+  if (
+    tokenStore !== undefined &&
+    (typeof tokenStore?.get !== 'function' || typeof tokenStore.set !== 'function')
+  ) {
+    throw new ConfigurationError(
+      'The tokenStore option needs get() and set(token) methods, as FileTokenStore has.',
+    );
+  }
+  if (tokenStore !== undefined && !(clientId && secretKey)) {
+    throw new ConfigurationError(
+      'The tokenStore option shares tokens exchanged for clientId and secretKey: pass them too (an accessToken is not shared).',
+    );
+  }
   return {
     baseURL,
     credentials: clientId && secretKey ? { clientId, secretKey } : undefined,
@@ -175,7 +207,9 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     createGraceWindow: positive('createGraceWindow', options.createGraceWindow ?? 30_000, true),
     clock: options.clock,
     dispatcher: options.dispatcher,
-    fetch: fetchImpl,
+    tokenStore,
+    fetch:
+      fetchImpl ?? (undiciWorks || options.dispatcher !== undefined ? undefined : () => globalThis.fetch),
     logLevel,
     logger: options.logger,
     validation,

@@ -11,7 +11,7 @@ import {
   type WebhookBody,
   type WebhookHeaders,
   type WebhookSignature,
-} from '../webhooks.js';
+} from '../webhooks/verify.js';
 
 /** Verifies, unwraps and signs webhook deliveries with the client's secret key unless another is given. */
 export class Webhooks {

@@ -90,9 +90,11 @@ export function createWebhookDeliverer(secretKey: string, retry: WebhookRetryOpt
   const stop = new AbortController();
   let agent: Agent | undefined;
   let inFlight = 0;
+  // Bun's `undici` module has a stub Agent (no dispatch, no close): its `request` goes without one.
+  const ownAgent = typeof Agent.prototype.dispatch === 'function';
 
   async function attempt(record: DeliveryRecord): Promise<boolean> {
-    agent ??= new Agent({ keepAliveTimeout: 1_000, headersTimeout: 5_000, bodyTimeout: 5_000 });
+    if (ownAgent) agent ??= new Agent({ keepAliveTimeout: 1_000, headersTimeout: 5_000, bodyTimeout: 5_000 });
     try {
       const response = await request(record.url, {
         method: 'POST',
@@ -102,10 +104,11 @@ export function createWebhookDeliverer(secretKey: string, retry: WebhookRetryOpt
           'user-agent': 'applicant-verification-mock',
           [WEBHOOK_SIGNATURE_HEADER]: record.signature,
         },
-        dispatcher: agent,
+        ...(agent ? { dispatcher: agent } : {}),
         signal: stop.signal,
       });
-      await response.body.dump();
+      // Bun's body has no dump(); a receiver's answer is small either way.
+      await (ownAgent ? response.body.dump() : response.body.text());
       record.status = response.statusCode;
       delete record.error;
       return response.statusCode >= 200 && response.statusCode < 300;

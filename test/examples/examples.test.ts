@@ -88,6 +88,16 @@ const scripts: Record<string, RegExp[]> = {
     /^Forged delivery answered 400$/m,
     /^7 events verified and handled$/m,
   ],
+  'opentelemetry.ts': [
+    /^applicant-verification applicantGroups\.create attempts=1 status=- lookups=1 recovered=true$/m,
+    /^ {2}- attempt attempt=1 outcome=connection_error$/m,
+    /^ {2}- lookup lookup=1 found=true$/m,
+    /^ {2}applicant-verification auth\.exchange attempts=1 status=204 /m,
+    /^ {2}applicant-verification applicantGroups\.list attempts=1 status=200 lookups=0 recovered=false$/m,
+    /^applicant-verification applicantGroups\.listReports attempts=2 status=200 /m,
+    /^ {2}- retry attempt=1 reason=status 503$/m,
+    /^4 spans exported$/m,
+  ],
   'batch.ts': [
     /^progress 12\/12 \(1 failed\)$/m,
     /^LEASE-1004 failed: applicants\[0\]\.email: /m,

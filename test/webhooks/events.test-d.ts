@@ -19,7 +19,7 @@ import {
   type WebhookEventCode,
   type webhookEventSchema,
 } from '../../src/schemas/webhooks.js';
-import { unwrapWebhook, type WebhookHeaders } from '../../src/webhooks.js';
+import { unwrapWebhook, type WebhookHeaders } from '../../src/webhooks/verify.js';
 
 declare const event: WebhookEvent;
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { WebhookVerificationError } from '../../src/core/errors.js';
-import { signWebhook, verifyWebhook } from '../../src/webhooks.js';
+import { signWebhook, verifyWebhook } from '../../src/webhooks/verify.js';
 
 // 'binary' draws any Unicode code point (surrogate halves excluded), so bodies cover multi-byte UTF-8.
 const codePointArb = fc.string({ minLength: 1, maxLength: 1, unit: 'binary' });

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { WebhookVerificationError } from '../../src/core/errors.js';
 import { Webhooks } from '../../src/resources/webhooks.js';
-import { signWebhook } from '../../src/webhooks.js';
+import { signWebhook } from '../../src/webhooks/verify.js';
 import { SAMPLE_EVENTS, SECRET } from './fixtures.js';
 
 const BODY = JSON.stringify(SAMPLE_EVENTS.REPORT_READY);

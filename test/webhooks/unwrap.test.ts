@@ -6,7 +6,7 @@ import {
   WEBHOOK_EVENT_CODES,
   webhookEventSchema,
 } from '../../src/schemas/webhooks.js';
-import { signWebhook, unwrapWebhook, WEBHOOK_SIGNATURE_HEADER } from '../../src/webhooks.js';
+import { signWebhook, unwrapWebhook, WEBHOOK_SIGNATURE_HEADER } from '../../src/webhooks/verify.js';
 import { SAMPLE_EVENTS, SECRET } from './fixtures.js';
 
 /** A signed delivery of `payload`: its raw body and headers. */

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { WebhookVerificationError } from '../../src/core/errors.js';
-import { signWebhook, verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '../../src/webhooks.js';
+import { signWebhook, verifyWebhook, WEBHOOK_SIGNATURE_HEADER } from '../../src/webhooks/verify.js';
 import { SECRET } from './fixtures.js';
 
 const BODY = '{"code":"VERIFICATION_STARTED","verification_id":"a3f1c2d4-5b6e-4f70-8a9b-0c1d2e3f4a5b"}';

@@ -4,8 +4,8 @@
  * secret key. Verification must run on the raw bytes: re-serialised JSON rarely matches them.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { formatPath, WebhookVerificationError } from './core/errors.js';
-import { isKnownWebhookEventCode, type WebhookEvent, webhookEventSchema } from './schemas/webhooks.js';
+import { formatPath, WebhookVerificationError } from '../core/errors.js';
+import { isKnownWebhookEventCode, type WebhookEvent, webhookEventSchema } from '../schemas/webhooks.js';
 
 /** The header that carries the signature of a delivery. */
 export const WEBHOOK_SIGNATURE_HEADER = 'Verification-Signature';

@@ -1,0 +1,87 @@
+/**
+ * The web-standard webhook adapter: a `Request` in, a `Response` out. It fits every handler
+ * written against the Fetch API: Next.js App Router route handlers, Hono, Bun.serve, Deno.serve,
+ * Cloudflare-style workers. It reads the body as bytes itself, so the signature is checked on
+ * exactly what was sent.
+ */
+import { checkDelivery, requireWebhookSecret, type WebhookHandlerOptions } from '../receive.js';
+
+/** Options of {@link handleWebhook}. */
+export interface WebRequestWebhookOptions extends WebhookHandlerOptions<Request> {
+  /** Bodies larger than this many bytes are refused with 413 before verification. Default 1 MiB. */
+  maxBodyBytes?: number;
+}
+
+/** Default cap on a delivery's body: events are small JSON objects. */
+export const DEFAULT_WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: JSON_HEADERS });
+}
+
+/** The body's bytes, or `undefined` once more than `limit` bytes arrived (the rest is not read). */
+async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
+  if (Number(request.headers.get('content-length')) > limit) return undefined;
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    parts.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * Handles one webhook delivery given as a web `Request`: reads the raw body, verifies the
+ * `Verification-Signature` header against it, validates the event, calls `onEvent(event, request)`
+ * and answers 204. A forged, tampered, unsigned or malformed delivery gets 400 with
+ * `{ "error": reason }` and `onEvent` is not called; a body over `maxBodyBytes` gets 413 and a
+ * method other than POST 405.
+ *
+ * ```ts
+ * // app/webhooks/route.ts (Next.js App Router); Hono: app.post('/webhooks', (c) => handleWebhook(c.req.raw, options))
+ * export const POST = (request: Request) =>
+ *   handleWebhook(request, { secret: process.env.VERIFICATION_SECRET_KEY, onEvent: handleEvent });
+ * ```
+ *
+ * @throws {WebhookVerificationError} `missing_secret` when `secret` is missing: a configuration
+ *   error, which the framework answers with 500 and logs.
+ * @throws whatever `onEvent` throws, so the framework answers 500 and the sender retries.
+ */
+export async function handleWebhook(request: Request, options: WebRequestWebhookOptions): Promise<Response> {
+  const secret = requireWebhookSecret(options.secret, 'handleWebhook');
+  if (request.method !== 'POST') {
+    return new Response(null, { status: 405, headers: { allow: 'POST' } });
+  }
+  const rawBody = await readBody(request, options.maxBodyBytes ?? DEFAULT_WEBHOOK_MAX_BODY_BYTES);
+  if (rawBody === undefined) return json(413, { error: 'body_too_large' });
+  const checked = checkDelivery(rawBody, request.headers, secret);
+  if ('rejected' in checked) return json(checked.rejected.status, checked.rejected.body);
+  await options.onEvent(checked.event, request);
+  return new Response(null, { status: 204 });
+}
+
+/**
+ * Binds the options once, for frameworks that take a handler function (`export const POST =
+ * webhookHandler({ ... })` in a Next.js route file, `Deno.serve(webhookHandler({ ... }))`).
+ */
+export function webhookHandler(options: WebRequestWebhookOptions): (request: Request) => Promise<Response> {
+  requireWebhookSecret(options.secret, 'webhookHandler');
+  return (request) => handleWebhook(request, options);
+}

@@ -1,0 +1,96 @@
+/**
+ * The shared token store across real processes: three separate Node processes with one
+ * FileTokenStore make their calls against the mock, and the mock sees exactly one token exchange;
+ * a stored token within 60 s of expiry is not used, and is replaced.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import { expose } from '../support/exposure.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const worker = fileURLToPath(new URL('./token-worker.ts', import.meta.url));
+const AUTH = 'POST /api/v1/tenants/auth';
+const LIST = 'GET /api/v1/applicant_groups';
+
+interface WorkerResult {
+  groups: number;
+  tokenHash: string;
+}
+
+function runWorker(mock: MockServer, tokenFile: string): Promise<WorkerResult> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    VERIFICATION_BASE_URL: mock.url,
+    VERIFICATION_CLIENT_ID: mock.clientId,
+    VERIFICATION_SECRET_KEY: mock.secretKey,
+    TOKEN_FILE: tokenFile,
+  };
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', worker],
+      { cwd: root, env, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        expose(stdout);
+        expose(stderr);
+        if (error) reject(new Error(`worker failed: ${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout.trim()) as WorkerResult);
+      },
+    );
+  });
+}
+
+describe('FileTokenStore shared by processes', () => {
+  let mock: MockServer;
+  let dir: string;
+  let tokenFile: string;
+
+  beforeEach(async () => {
+    mock = await createMockServer({ seed: 5 });
+    dir = mkdtempSync(join(tmpdir(), 'shared-token-'));
+    tokenFile = join(dir, 'token.json');
+  });
+
+  afterEach(async () => {
+    await mock.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives three processes one token exchange between them', async () => {
+    const first = await runWorker(mock, tokenFile);
+    // The next two start together, both after the first saved its token.
+    const [second, third] = await Promise.all([runWorker(mock, tokenFile), runWorker(mock, tokenFile)]);
+
+    expect(mock.stats.count(AUTH)).toBe(1);
+    expect(mock.stats.count(LIST)).toBe(3);
+    expect(
+      mock.stats
+        .log()
+        .filter((entry) => entry.route === LIST)
+        .every((entry) => entry.authorized),
+    ).toBe(true);
+    expect(new Set([first.tokenHash, second?.tokenHash, third?.tokenHash]).size).toBe(1);
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const stored = JSON.parse(readFileSync(tokenFile, 'utf8')) as Record<string, unknown>;
+    expect(Object.keys(stored).sort()).toEqual(['clientId', 'expiresAt', 'token']);
+    expect(stored.clientId).toBe(mock.clientId);
+  });
+
+  it('ignores a stored token within 60 s of expiry and replaces it', async () => {
+    const first = await runWorker(mock, tokenFile);
+    const stored = JSON.parse(readFileSync(tokenFile, 'utf8')) as { token: string; expiresAt: number };
+    writeFileSync(tokenFile, JSON.stringify({ ...stored, expiresAt: Date.now() + 59_000 }), { mode: 0o600 });
+
+    const second = await runWorker(mock, tokenFile);
+    expect(mock.stats.count(AUTH)).toBe(2);
+    expect(second.tokenHash).not.toBe(first.tokenHash);
+    const replaced = JSON.parse(readFileSync(tokenFile, 'utf8')) as { token: string; expiresAt: number };
+    expect(replaced.token).not.toBe(stored.token);
+    expect(replaced.expiresAt).toBeGreaterThan(Date.now() + 25 * 60_000);
+  });
+});
