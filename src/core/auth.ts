@@ -37,8 +37,12 @@ export function tokenExpiry(token: string, receivedAt: number): number {
 export interface TokenLifetime {
   /** When the token stops being usable, in local time (ms). */
   expiresAt: number;
-  /** Why the claims were not believed, when they were not. */
-  problem: string | undefined;
+  /**
+   * Why the claims were not believed, when they were not: `skew` when only this machine's clock
+   * disagrees (harmless, the lifetime counts from receipt), `malformed` when the claims contradict
+   * themselves or lack what would make them usable.
+   */
+  problem: { kind: 'skew' | 'malformed'; text: string } | undefined;
 }
 
 /**
@@ -53,21 +57,27 @@ export function readTokenLifetime(token: string, receivedAt: number): TokenLifet
     if (typeof claims.exp === 'number') {
       if (typeof claims.iat === 'number') {
         if (claims.exp <= claims.iat) {
-          return { expiresAt: fallback, problem: 'its exp is not after its iat; assuming 30 minutes' };
+          return {
+            expiresAt: fallback,
+            problem: { kind: 'malformed', text: 'its exp is not after its iat; assuming 30 minutes' },
+          };
         }
         const lifetime = receivedAt + (claims.exp - claims.iat) * 1000;
         const past = claims.exp * 1000 < receivedAt;
         return {
           expiresAt: lifetime,
           problem: past
-            ? "its exp is in the past by this machine's clock (do the clocks differ?); counting exp - iat from receipt"
+            ? {
+                kind: 'skew',
+                text: "its exp is in the past by this machine's clock (do the clocks differ?); counting exp - iat from receipt",
+              }
             : undefined,
         };
       }
       if (claims.exp * 1000 <= receivedAt) {
         return {
           expiresAt: fallback,
-          problem: 'its exp is in the past and it has no iat; assuming 30 minutes',
+          problem: { kind: 'malformed', text: 'its exp is in the past and it has no iat; assuming 30 minutes' },
         };
       }
       return { expiresAt: claims.exp * 1000, problem: undefined };
@@ -120,7 +130,10 @@ export class TokenManager implements TokenSource {
       this.#expiresAt = expiresAt;
       if (problem && !this.#warnedAboutClaims) {
         this.#warnedAboutClaims = true;
-        this.#logger.warn(`The access token's claims look wrong: ${problem}. (Logged once.)`);
+        // Only clock skew (iat and exp consistent, both behind this machine's clock) is harmless:
+        // the lifetime counts from receipt. The mock's clock, for one, starts in the past.
+        const log = problem.kind === 'skew' ? this.#logger.info : this.#logger.warn;
+        log.call(this.#logger, `The access token's claims look wrong: ${problem.text}. (Logged once.)`);
       }
       this.#logger.info('Obtained an access token', {
         expiresInSeconds: Math.round((this.#expiresAt - Date.now()) / 1000),

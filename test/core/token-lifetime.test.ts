@@ -1,0 +1,41 @@
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { readTokenLifetime } from '../../src/core/auth.js';
+
+const key = new TextEncoder().encode('token-lifetime-test-key-of-32-bytes!');
+
+async function token(claims: { iat?: number; exp?: number }): Promise<string> {
+  const jwt = new SignJWT({ sub: 'tenant' }).setProtectedHeader({ alg: 'HS256' });
+  if (claims.iat !== undefined) jwt.setIssuedAt(claims.iat);
+  if (claims.exp !== undefined) jwt.setExpirationTime(claims.exp);
+  return jwt.sign(key);
+}
+
+describe('readTokenLifetime', () => {
+  const receivedAt = Date.UTC(2026, 10, 23, 12, 0, 0);
+  const now = receivedAt / 1000;
+
+  it('counts exp - iat from receipt, and calls a token behind this clock skew, not malformed', async () => {
+    // Issued by a clock ten months behind ours (the mock's clock starts in January 2026).
+    const issuedAt = now - 300 * 24 * 3600;
+    const lifetime = readTokenLifetime(await token({ iat: issuedAt, exp: issuedAt + 1800 }), receivedAt);
+    expect(lifetime.expiresAt).toBe(receivedAt + 1_800_000);
+    expect(lifetime.problem?.kind).toBe('skew');
+  });
+
+  it('calls exp before iat malformed and assumes 30 minutes', async () => {
+    const lifetime = readTokenLifetime(await token({ iat: now, exp: now - 600 }), receivedAt);
+    expect(lifetime).toEqual({
+      expiresAt: receivedAt + 1_800_000,
+      problem: expect.objectContaining({ kind: 'malformed' }),
+    });
+  });
+
+  it('calls a past exp without iat malformed, and trusts a future exp without iat', async () => {
+    expect(readTokenLifetime(await token({ exp: now - 60 }), receivedAt).problem?.kind).toBe('malformed');
+    expect(readTokenLifetime(await token({ exp: now + 600 }), receivedAt)).toEqual({
+      expiresAt: receivedAt + 600_000,
+      problem: undefined,
+    });
+  });
+});
