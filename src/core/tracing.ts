@@ -70,7 +70,14 @@ export interface OperationTraceContext {
   /** HTTP status of the last attempt that got an answer. */
   status?: number;
   /** Retries so far, in order. */
-  retries: Array<{ attempt: number; reason: string; delayMs: number }>;
+  retries: Array<{
+    /** The attempt that failed (1-based). */
+    attempt: number;
+    /** Why it is retried: a status, `timeout` or `connection error`, never a message. */
+    reason: string;
+    /** Milliseconds waited before the next attempt. */
+    delayMs: number;
+  }>;
   /** Recovery lookups made (creates only). */
   lookups: number;
   /** Whether the result came from a recovery lookup rather than the create's own answer. */
