@@ -38,7 +38,6 @@ export { isLogLevel, type Logger, type LogLevel } from './core/log.js';
 export type { ClientOptions } from './core/options.js';
 export { ConfigurationError } from './core/options.js';
 export { MAX_PAGES, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
-export { maskText } from './core/redact.js';
 export type {
   RawGetMethod,
   RawGetOptions,
@@ -48,6 +47,7 @@ export type {
   RawRequest,
   RawRequestMethod,
 } from './core/raw-request.js';
+export { maskText } from './core/redact.js';
 export type { StoredToken, TokenStore } from './core/token-store.js';
 export {
   type AttemptTraceEvent,

@@ -77,7 +77,10 @@ export function readTokenLifetime(token: string, receivedAt: number): TokenLifet
       if (claims.exp * 1000 <= receivedAt) {
         return {
           expiresAt: fallback,
-          problem: { kind: 'malformed', text: 'its exp is in the past and it has no iat; assuming 30 minutes' },
+          problem: {
+            kind: 'malformed',
+            text: 'its exp is in the past and it has no iat; assuming 30 minutes',
+          },
         };
       }
       return { expiresAt: claims.exp * 1000, problem: undefined };
