@@ -103,6 +103,32 @@ describe('groups create: faults, reruns, logs', () => {
     expectExactlyOnce(mock, ids);
   });
 
+  it('a create whose group does not appear within --grace is logged unresolved and not resent; a rerun finds it', async () => {
+    const dir = tempDir();
+    const { path } = writeHouseholds(dir, 'slow.csv', { households: 3 });
+    const ids = await correlationIds(path);
+    // The server commits one create 900 ms after receiving it: the CLI's 200 ms timeout fires
+    // first, and its 300 ms grace window of lookups ends before the group exists.
+    mock.faults.next(1, { commitDelayMs: 900 }, CREATE);
+    const result = await runCli(
+      ['groups', 'create', '--csv', path, '--timeout', '0.2', '--grace', '0.3', '--max-retries', '2'],
+      mock,
+    );
+    expect(result.code, result.stderr).toBe(1);
+    const log = latestLog(dir, 'slow');
+    expect(log.map((entry) => entry.status).sort()).toEqual(['created', 'created', 'unresolved']);
+    expect(result.stderr).toContain('it was not resent');
+    const unresolved = log.find((entry) => entry.status === 'unresolved');
+    const key = unresolved?.household_key ?? '';
+    // The server is still working; once it commits, exactly one group exists for that household.
+    await until(() => countCreated(mock, ids) === 3, 'the held create to commit');
+    const again = await runCli(['groups', 'create', '--csv', path, ...FAST], mock);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('0 created, 3 already existed');
+    expect(groupsByKey(mock, ids).get(key)).toHaveLength(1);
+    expectExactlyOnce(mock, ids);
+  });
+
   it('--log FILE that exists is kept: the run writes a timestamped sibling', async () => {
     const dir = tempDir();
     const { path } = writeHouseholds(dir, 'named-log.csv', { households: 2 });
