@@ -20,7 +20,7 @@ export interface TokenSource {
 
 /** Refresh when less than this remains. */
 export const REFRESH_MARGIN_MS = 60_000;
-/** Lifetime assumed when the token carries no `exp`: the spec's 30 minutes. */
+/** Lifetime assumed when the token carries no `exp`: 30 minutes (docs/wire-contract.md §5). */
 export const DEFAULT_TOKEN_LIFETIME_MS = 30 * 60_000;
 
 /**

@@ -10,12 +10,9 @@
  * and words the issues: a fast "no" is never final, and the fast path answers "yes" only where
  * zod would, with data equal to zod's.
  *
- * Measured (docs/benchmarks.md): the ~60 KB income report is checked in about 10 µs, against
- * ~200 µs for zod's JIT parse and ~50 µs for `z.compile` (which emits one ~190 KB function for that
- * schema, takes ~40 ms to compile, and degraded badly in a busy process). Compiling every
- * response schema here takes a few milliseconds, once, on first use. Where code generation is off
+ * Why it exists and what it costs: docs/benchmarks.md. Where code generation is off
  * (`z.config({ jitless: true })`, a CSP without `unsafe-eval`), the same checks are built from
- * closures: several times slower, still faster than parsing.
+ * closures.
  */
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-/** Applicant groups: the current interface (spec 4.1 to 4.3). */
+/** Applicant groups: the current interface (docs/wire-contract.md §4.1 to §4.3). */
 import type { APIPromise } from '../core/api-promise.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/batch.js';
 import { GroupNotFoundError } from '../core/errors.js';

@@ -1,4 +1,4 @@
-/** Reports (spec 4.4) and their PDFs. */
+/** Reports (docs/wire-contract.md §4.4) and their PDFs. */
 import { z } from 'zod';
 import { APIPromise } from '../core/api-promise.js';
 import { APIError } from '../core/errors.js';
@@ -8,7 +8,7 @@ import { APIResource } from './resource.js';
 
 const pdfBytesSchema = z.instanceof(Uint8Array);
 
-/** Pre-signed links live 2 hours (spec 8); a little margin avoids starting a doomed download. */
+/** Pre-signed links live 2 hours (docs/wire-contract.md §8); a little margin avoids starting a doomed download. */
 const PDF_LINK_LIFETIME_MS = 2 * 60 * 60_000 - 60_000;
 
 // Storage answers a stale or tampered pre-signed link with one of these.

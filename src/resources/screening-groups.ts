@@ -1,4 +1,4 @@
-/** Screening groups: the earlier interface (spec 4.5 and 4.6). */
+/** Screening groups: the earlier interface (docs/wire-contract.md §4.5 and §4.6). */
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/http.js';
 import { listPages, type PagePromise } from '../core/pagination.js';

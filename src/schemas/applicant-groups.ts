@@ -1,5 +1,5 @@
 /**
- * Applicant groups (spec 2.1-2.3, 4.1, 4.2): the response objects, the create body and the list
+ * Applicant groups (docs/wire-contract.md §2.1-§2.3, §4.1, §4.2): the response objects, the create body and the list
  * query. Responses are loose objects so fields the service adds later reach the caller.
  */
 import { z } from 'zod';
@@ -43,11 +43,9 @@ export interface Property {
   name: string;
   /** Street address, as given on create. */
   street_address: string;
-  /** City. */
   city: string;
   /** State as given on create: a full name (`California`) or a two-letter code (`CA`). */
   state: string;
-  /** ZIP code. */
   zip_code: string;
 }
 
@@ -68,9 +66,7 @@ export interface Verification {
 export interface Applicant {
   /** Applicant identifier (a uuid). */
   id: string;
-  /** First name. */
   first_name: string;
-  /** Last name. */
   last_name: string;
   /** Email address the invitation went to. */
   email: string;
@@ -359,7 +355,7 @@ function toUnixSeconds(value: number | Date): string {
 }
 
 /**
- * Query of `GET /api/v1/applicant_groups` (spec 4.1). Parsing yields the query record to send:
+ * Query of `GET /api/v1/applicant_groups` (docs/wire-contract.md §4.1). Parsing yields the query record to send:
  * only the keys given, `statuses` comma-joined, timestamps as integer Unix seconds.
  */
 export const applicantGroupListParamsSchema = exactObject(

@@ -109,7 +109,6 @@ export interface IncomeSummary {
   nine_month_avg_monthly?: number | null | undefined;
   /** Average monthly income over twelve months, in dollars; `null` when the period has no data. */
   twelve_month_avg_monthly?: number | null | undefined;
-  /** The income streams. */
   income_streams?: IncomeStream[] | null | undefined;
 }
 
@@ -127,7 +126,6 @@ export interface ConnectionIncome {
   nine_month_avg_monthly?: number | null | undefined;
   /** Average monthly income over twelve months, in dollars; `null` when the period has no data. */
   twelve_month_avg_monthly?: number | null | undefined;
-  /** The income streams. */
   income_streams?: IncomeStream[] | null | undefined;
   /** Start of the covered period, `YYYY-MM-DD`. */
   start_date?: string | null | undefined;
@@ -229,9 +227,7 @@ export interface CriteriaRuleResult {
 
 /** Who was verified. */
 export interface VerifiedIdentity {
-  /** Full name. */
   full_name?: string | null | undefined;
-  /** Email address. */
   email?: string | null | undefined;
 }
 
@@ -284,7 +280,6 @@ export interface IncomeReportData {
   criteria_rule_results?: CriteriaRuleResult[] | null | undefined;
   /** Applicant group identifier (a uuid). */
   applicant_group_id?: string | null | undefined;
-  /** Property name. */
   property_name?: string | null | undefined;
   /** Monthly rent of the property in CENTS (an integer: `285000` is $2,850). */
   property_monthly_rent_cents?: number | null | undefined;

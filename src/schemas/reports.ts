@@ -1,5 +1,5 @@
 /**
- * Reports of an applicant group (spec 2.4, 2.5, 4.3, 4.4). A report detail's `data` depends on
+ * Reports of an applicant group (docs/wire-contract.md §2.4, §2.5, §4.3, §4.4). A report detail's `data` depends on
  * `report_type`: income data is typed, any other type is kept as a record rather than rejected.
  */
 import { z } from 'zod';
@@ -116,7 +116,7 @@ export const otherReportDetailSchema = responseObject({
 });
 
 /**
- * Body of `GET /api/v1/reports/{id}` (spec 2.5, 4.4). Dispatches on `report_type` itself rather
+ * Body of `GET /api/v1/reports/{id}` (docs/wire-contract.md §2.5, §4.4). Dispatches on `report_type` itself rather
  * than through a union, so a bad income report reports its real paths (`data.reports[0]...`)
  * instead of one opaque union failure, and an unknown type is kept instead of rejected.
  */

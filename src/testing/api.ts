@@ -42,7 +42,7 @@ export const DEFAULT_BASE_URL = 'http://mock.verification.test';
 export const DEFAULT_CLIENT_ID = 'mock-client-id';
 /** Default (fake) secret key of the mock; it also signs tokens, PDF links and webhooks. */
 export const DEFAULT_SECRET_KEY = 'mock-secret-key';
-/** Default page size of the applicant-group list (the spec leaves it open). */
+/** Default page size of the applicant-group list (the vendor's documentation does not say; docs/wire-contract.md §4.1). */
 export const DEFAULT_PAGE_SIZE = 25;
 
 /** Options of {@link createMockApi}. */
