@@ -4,8 +4,9 @@
  * Each route calls the very control a JS test calls; nothing here has behaviour of its own.
  * It needs no token: it only exists on the mock, which holds nothing but fake data.
  */
-import type { MockControls } from './api.js';
+
 import { faultMatchSchema, faultSchema } from './faults.js';
+import type { MockControls } from './mock-controls.js';
 import type { Route, RouteRequest } from './pipeline.js';
 import { errorResponse, jsonResponse } from './responses.js';
 import { readJson } from './routes.js';

@@ -18,10 +18,12 @@ import type { VerificationReport } from 'applicant-verification';
 import { type Random, randomFrom } from './random.js';
 import { EXPLANATIONS } from './report-catalogue.js';
 import { bankConnection, payrollConnection, uploadedDocuments } from './report-connections.js';
+import type { ReportContext } from './report-context.js';
 import { type DraftStream, gigStream, nonRecurringStreams, primaryJob } from './report-streams.js';
 import { summary } from './report-summaries.js';
 import { addMonths, daysBetween, longDate, utcDay } from './report-units.js';
 
+export type { ReportContext } from './report-context.js';
 export { buildIncomeReportData } from './report-summaries.js';
 
 /** The applicant a per-verification entry is generated for. */
@@ -37,17 +39,6 @@ export interface ReportApplicant {
   verificationType?: string;
   /** `allowed_income_sources` of the verification; `null` or absent: no restriction. */
   allowedIncomeSources?: readonly string[] | null;
-}
-
-/** The group-level facts a report is built against. */
-export interface ReportContext {
-  applicantGroupId: string;
-  propertyName: string;
-  monthlyRentCents: number;
-  /** The report's creation time on the mock clock: every generated date is anchored on it. */
-  createdAt: Date;
-  /** `config.block_business_accounts` of the group: when true, no business bank account appears. */
-  blockBusinessAccounts?: boolean | null;
 }
 
 /** Where an entry's income data may come from. */

@@ -8,7 +8,7 @@ import type {
   IncomeSummary,
   VerificationReport,
 } from 'applicant-verification';
-import type { ReportContext } from './report-data.js';
+import type { ReportContext } from './report-context.js';
 import { type DraftStream, renderStream, streamTotalCents } from './report-streams.js';
 import { addMonths, dollars } from './report-units.js';
 
