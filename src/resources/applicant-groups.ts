@@ -14,7 +14,7 @@ import {
   applicantGroupSchema,
 } from '../schemas/applicant-groups.js';
 import { type ApplicantGroupReports, applicantGroupReportsSchema } from '../schemas/reports.js';
-import { APIResource } from './resource.js';
+import { APIResource, groupCreateRecovery } from './resource.js';
 
 const GROUPS = '/api/v1/applicant_groups';
 
@@ -70,12 +70,10 @@ export class ApplicantGroups extends APIResource {
       bodySchema: applicantGroupCreateParamsSchema,
       schema: applicantGroupSchema,
       options,
-      recovery: {
+      recovery: groupCreateRecovery(
         correlationId,
-        lookup: correlationId
-          ? (lookupOptions) => this.findByCorrelationId(correlationId, lookupOptions)
-          : undefined,
-      },
+        correlationId ? (lookupOptions) => this.findByCorrelationId(correlationId, lookupOptions) : undefined,
+      ),
     });
   }
 

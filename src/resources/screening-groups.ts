@@ -11,7 +11,7 @@ import {
   screeningGroupListResponseSchema,
   screeningGroupSchema,
 } from '../schemas/screening-groups.js';
-import { APIResource } from './resource.js';
+import { APIResource, groupCreateRecovery } from './resource.js';
 
 const SCREENING_GROUPS = '/api/v1/screening_groups';
 
@@ -44,7 +44,7 @@ export class ScreeningGroups extends APIResource {
       bodySchema: screeningGroupCreateParamsSchema,
       schema: screeningGroupSchema,
       options,
-      recovery: { correlationId: undefined },
+      recovery: groupCreateRecovery<ScreeningGroup>(undefined),
     });
   }
 }
