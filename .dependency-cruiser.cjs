@@ -28,7 +28,7 @@ module.exports = {
     {
       name: 'core-imports-no-domain',
       comment:
-        'src/core is the generic HTTP machinery: it imports no resource, schema, client or entry point (and no testing or CLI code). Domain errors (GroupMayHaveBeenCreatedError) are built by the resource\'s recovery hook, not thrown by core.',
+        "src/core is the generic HTTP machinery: it imports no resource, schema, client or entry point (and no testing or CLI code). Domain errors (GroupMayHaveBeenCreatedError) are built by the resource's recovery hook, not thrown by core.",
       severity: 'error',
       from: { path: '^src/core/' },
       to: { path: ['^src/(resources|schemas|testing|cli)/', '^src/(client|index|webhooks)\\.ts$'] },

@@ -60,5 +60,12 @@ export function createLogger(
       else sink[at](safeMessage, redact(secrets ? secrets.scrubDeep(data) : data) as Record<string, unknown>);
     };
   };
-  return { level, debugEnabled: level === 'debug', debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+  return {
+    level,
+    debugEnabled: level === 'debug',
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+  };
 }
