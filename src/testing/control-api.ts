@@ -11,7 +11,7 @@ import type { Route, RouteRequest } from './pipeline.js';
 import { errorResponse, jsonResponse } from './responses.js';
 import { readJson } from './routes.js';
 import { COMPLETION_REASONS, type CompletionReason } from './store.js';
-import { formatPath } from './validation.js';
+import { fieldName } from './validation.js';
 
 /** Path prefix of the control API. */
 export const CONTROL_PREFIX = '/__mock';
@@ -111,7 +111,7 @@ export function createControlRoutes(target: ControlTarget): Route[] {
         message:
           fault === undefined
             ? 'is required, e.g. { "status": 503 }'
-            : `is not a fault spec (${parsedFault.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')})`,
+            : `is not a fault spec (${parsedFault.error.issues.map((i) => `${fieldName(i.path)}: ${i.message}`).join('; ')})`,
       });
     }
     const parsedMatch = faultMatchSchema.safeParse(match);
