@@ -43,9 +43,11 @@ export interface Property {
   name: string;
   /** Street address, as given on create. */
   street_address: string;
+  /** City of the property, free text as entered on create. */
   city: string;
   /** State as given on create: a full name (`California`) or a two-letter code (`CA`). */
   state: string;
+  /** ZIP code as entered on create: five digits, or ZIP+4 (`62701-1234`). */
   zip_code: string;
 }
 
@@ -66,7 +68,9 @@ export interface Verification {
 export interface Applicant {
   /** Applicant identifier (a uuid). */
   id: string;
+  /** Given name, as entered on create; the invitation greets the applicant by it. */
   first_name: string;
+  /** Family name, as entered on create. */
   last_name: string;
   /** Email address the invitation went to. */
   email: string;

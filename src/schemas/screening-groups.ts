@@ -38,7 +38,9 @@ export const APPROVAL_RECOMMENDATIONS = ['unavailable', 'approve', 'decline'] as
 export interface Screening {
   /** Screening identifier. */
   id: string;
+  /** Given name of the applicant, as entered on create. */
   applicant_first_name: string;
+  /** Family name of the applicant, as entered on create. */
   applicant_last_name: string;
   /** Applicant email; the invitation went there. */
   applicant_email: string;
@@ -62,6 +64,7 @@ export interface ScreeningGroup {
   screenings: Screening[];
   /** Known values: `not_started`, `in_progress`, `completed`; a newer value is passed through. */
   status: GroupStatus;
+  /** Name of the property, as entered on create. */
   property_name: string;
   /** Street address; on create it may include the unit appended, on list the unit is separate. */
   property_street_address: string;

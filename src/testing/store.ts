@@ -68,6 +68,7 @@ export interface ApplicantGroupRecord {
     name: string;
     /** Street address. */
     streetAddress: string;
+    /** City of the property, free text. */
     city: string;
     /** State, as sent. */
     state: string;
@@ -135,6 +136,7 @@ export interface ScreeningGroupRecord {
   propertyName: string;
   /** Street address. */
   streetAddress: string;
+  /** City of the property, free text. */
   city: string;
   /** State, spelled out. */
   state: string;
