@@ -1,5 +1,5 @@
 /**
- * Canned, spec-shaped response bodies for the benchmark server: applicant group list pages and a
+ * Canned, wire-shaped response bodies for the benchmark server: applicant group list pages and a
  * ~60 KB income report detail built by the mock's own report generator. Deterministic: the same
  * bytes every run, so runs compare.
  */
@@ -38,7 +38,7 @@ const FIRST = ['Maya', 'Jordan', 'Priya', 'Lucas', 'Amara', 'Wei', 'Sofia', 'Mat
 const LAST = ['Okafor', 'Lee', 'Raman', 'Silva', 'Nguyen', 'Kowalski', 'Haddad', 'Brown'];
 const STATUSES = ['not_started', 'in_progress', 'completed'];
 
-/** One applicant group as spec 2.1-2.3 shows it (one or two applicants). */
+/** One applicant group as docs/wire-contract.md §2.1-§2.3 shows it (one or two applicants). */
 export function applicantGroup(n: number): Record<string, unknown> {
   const applicants = Array.from({ length: 1 + (n % 2) }, (_, i) => {
     const first = FIRST[(n + i) % FIRST.length] ?? 'Maya';
@@ -79,7 +79,7 @@ export function applicantGroup(n: number): Record<string, unknown> {
   };
 }
 
-/** A small list page: two groups, the size of the spec's sample (~2 KB). */
+/** A small list page: two groups, the size of the vendor's sample (~2 KB). */
 export function smallListBody(): string {
   return JSON.stringify({ applicant_groups: [applicantGroup(1), applicantGroup(2)], total_count: 2 });
 }
@@ -93,7 +93,7 @@ export function bulkListBody(page: number): string {
 }
 
 /**
- * A household income report detail (spec 2.5) of about 60 KB: entries from the mock's generator
+ * A household income report detail (docs/wire-contract.md §2.5) of about 60 KB: entries from the mock's generator
  * (every applicant `finished`, so bank and payroll data are present) are added until the body
  * reaches `targetBytes`.
  */

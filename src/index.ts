@@ -15,6 +15,7 @@ export {
   AuthenticationError,
   BadRequestError,
   ConflictError,
+  formatPath,
   GroupMayHaveBeenCreatedError,
   GroupNotFoundError,
   InternalServerError,

@@ -21,17 +21,8 @@ export interface TokenSource {
 
 /** Refresh when less than this remains. */
 export const REFRESH_MARGIN_MS = 60_000;
-/** Lifetime assumed when the token carries no `exp`: the spec's 30 minutes. */
+/** Lifetime assumed when the token carries no `exp`: 30 minutes (docs/wire-contract.md §5). */
 export const DEFAULT_TOKEN_LIFETIME_MS = 30 * 60_000;
-
-/**
- * When a token stops being usable, in local time. The lifetime is taken as `exp - iat` and
- * counted from receipt, so a server clock that differs from ours (or a mock clock) does not make
- * every token look expired; without `iat`, `exp` is read as an absolute time.
- */
-export function tokenExpiry(token: string, receivedAt: number): number {
-  return readTokenLifetime(token, receivedAt).expiresAt;
-}
 
 /** A token's expiry in local time, and what is wrong with its claims (if anything). */
 export interface TokenLifetime {

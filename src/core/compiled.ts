@@ -10,12 +10,9 @@
  * and words the issues: a fast "no" is never final, and the fast path answers "yes" only where
  * zod would, with data equal to zod's.
  *
- * Measured (docs/benchmarks.md): the ~60 KB income report is checked in about 10 µs, against
- * ~200 µs for zod's JIT parse and ~50 µs for `z.compile` (which emits one ~190 KB function for that
- * schema, takes ~40 ms to compile, and degraded badly in a busy process). Compiling every
- * response schema here takes a few milliseconds, once, on first use. Where code generation is off
+ * Why it exists and what it costs: docs/benchmarks.md. Where code generation is off
  * (`z.config({ jitless: true })`, a CSP without `unsafe-eval`), the same checks are built from
- * closures: several times slower, still faster than parsing.
+ * closures.
  */
 import { z } from 'zod';
 
@@ -68,13 +65,20 @@ export function fastCheck(schema: z.ZodType): Check | undefined {
 }
 
 /**
- * Declares the fast check of a schema this module cannot see into (a transform that only
- * dispatches, say): `check(value) === true` must mean that zod accepts `value` and returns it
- * unchanged. Without this, such a schema is always parsed by zod.
+ * Key under which a dispatching schema (src/schemas/reports.ts) exposes its pick,
+ * `(value) => schema`, promising that its output is the picked schema's output for that value.
+ * Read through `Symbol.for` so that the schemas need not import this module.
  */
-export function setFastCheck(schema: z.ZodType, check: Check): void {
-  built.generated.set(schema, check);
-  built.closures.set(schema, check);
+const SCHEMA_PICK = Symbol.for('applicant-verification.schema-pick');
+
+/** The pick a dispatching schema exposes, if it exposes one. */
+function pickOf(schema: z.ZodType): ((value: unknown) => unknown) | undefined {
+  const pick: unknown = Reflect.get(schema, SCHEMA_PICK);
+  return typeof pick === 'function' ? (value) => Reflect.apply(pick, undefined, [value]) : undefined;
+}
+
+function isZodType(value: unknown): value is z.ZodType {
+  return value instanceof z.ZodType;
 }
 
 let generate: boolean | undefined;
@@ -114,22 +118,15 @@ const VALUE_KINDS = new Set([
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Whether an own `__proto__` key sits anywhere in `value` (zod copies such objects differently). */
-function hasProtoKey(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some(hasProtoKey);
-  if (Object.hasOwn(value, '__proto__')) return true;
-  return Object.values(value).some(hasProtoKey);
-}
-
 /**
- * Defers to zod for one node whose output is its input but which is not checked here. A value
- * zod would copy differently (an own `__proto__` key) is a "no", so the whole body goes to zod.
+ * Defers to zod for one node this module does not check itself: "yes" only when zod accepts the
+ * value and returns that very value (`Object.is`), so the node's output is provably its input.
+ * Any copy (zod copies every object and array) or rewrite is a "no": the whole body goes to zod.
  */
 function viaZod(schema: z.ZodType): Check {
   return (value) => {
     const result = schema.safeParse(value);
-    return result.success && (result.data === value || !hasProtoKey(value));
+    return result.success && Object.is(result.data, value);
   };
 }
 
@@ -158,6 +155,15 @@ class Compiler {
   check(schema: z.ZodType): Check | undefined {
     const known = this.#memo.get(schema);
     if (known !== undefined) return known ?? undefined;
+    const pick = pickOf(schema);
+    if (pick !== undefined) {
+      const dispatched: Check = (value) => {
+        const picked = pick(value);
+        return isZodType(picked) && fastCheck(picked)?.(value) === true;
+      };
+      this.#memo.set(schema, dispatched);
+      return dispatched;
+    }
     const def = defOf(schema);
     // A cycle (recursive schema) or a coercing schema: no fast path.
     if (def === undefined || this.#visiting.has(schema) || def.coerce === true) return undefined;

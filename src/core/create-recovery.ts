@@ -3,13 +3,13 @@
  * timeout or reset after the request was written, a 5xx, an unreadable body): it is never sent
  * again. With a lookup (a `correlation_id`), the SDK polls the lookup with backoff over a grace
  * window, because a slow commit or a lagging list shows the group late, and returns the group as
- * soon as it appears; otherwise, or if it never appears, `GroupMayHaveBeenCreatedError`.
+ * soon as it appears; otherwise, or if it never appears, the error the resource builds from the
+ * {@link UnresolvedCreate} (`GroupMayHaveBeenCreatedError` for groups).
  */
 import { abortError } from './abort.js';
 import type { CallContext } from './call-context.js';
 import { formatDuration } from './call-context.js';
 import type { Clock } from './clock.js';
-import { GroupMayHaveBeenCreatedError } from './errors.js';
 import type { Logger } from './log.js';
 import { exponentialBackoffMs } from './retry.js';
 
@@ -25,12 +25,28 @@ export interface LookupOptions {
   headers?: Record<string, string> | undefined;
 }
 
+/** What the core knows when a create's outcome stays unknown. */
+export interface UnresolvedCreate {
+  /** The path that was posted to. */
+  path: string;
+  /** The caller's correlation id, if any. */
+  correlationId: string | undefined;
+  /** The ambiguous failure that stopped the create. */
+  cause: unknown;
+  /** Names the call and how it went ("POST /api/v1/... on host (3 attempts, 1.2 s)"). */
+  what: string;
+  /** How the object was looked for, when it was. */
+  searched?: string | undefined;
+}
+
 /** A create's way of finding out whether an attempt went through. */
 export interface CreateRecovery<T> {
   /** The caller's correlation id, quoted in the error when recovery is impossible. */
   correlationId: string | undefined;
   /** Looks the object up; `undefined` when it is not (yet) there. Absent when no lookup is possible. */
   lookup?: ((options: LookupOptions) => Promise<T | undefined>) | undefined;
+  /** The error thrown when the outcome stays unknown: the resource names its own domain. */
+  unresolved(failure: UnresolvedCreate): Error;
 }
 
 /** What the recovery needs from the core. */
@@ -65,19 +81,20 @@ async function lookOnce<T>(
 
 /**
  * After an ambiguous failure: polls the lookup until `windowEnd` (clock time), returning the
- * object as soon as it appears; throws {@link GroupMayHaveBeenCreatedError} when there is no lookup
+ * object as soon as it appears; throws the recovery's `unresolved` error when there is no lookup
  * or the object never appears. The create is never sent again from here.
  */
 export async function recoverAmbiguousCreate<T>(
-  recovery: CreateRecovery<T> | undefined,
+  recovery: CreateRecovery<T>,
   context: CallContext,
   cause: unknown,
   windowEnd: number,
   env: RecoveryEnvironment,
 ): Promise<T> {
   const what = `${context.label} (${context.attempts} attempt${context.attempts === 1 ? '' : 's'}, ${formatDuration(context.elapsed())})`;
-  const lookup = recovery?.lookup;
-  if (!lookup) throw new GroupMayHaveBeenCreatedError(context.path, recovery?.correlationId, cause, what);
+  const correlationId = recovery.correlationId;
+  const lookup = recovery.lookup;
+  if (!lookup) throw recovery.unresolved({ path: context.path, correlationId, cause, what });
   const windowMs = windowEnd - env.clock.now();
   env.logger.warn(
     `${context.label} failed ambiguously (${failureName(cause)}); looking the group up by correlation_id for up to ${formatDuration(Math.max(0, windowMs))}, it is not resent.`,
@@ -102,13 +119,7 @@ export async function recoverAmbiguousCreate<T>(
     });
   }
   const searched = `it did not appear within the ${formatDuration(Math.max(0, windowMs))} grace window (${lookups} lookup${lookups === 1 ? '' : 's'}${lastError instanceof Error ? `; the last lookup failed: ${lastError.message}` : ''})`;
-  throw new GroupMayHaveBeenCreatedError(
-    context.path,
-    recovery?.correlationId,
-    cause,
-    `${context.label} (${context.attempts} attempt${context.attempts === 1 ? '' : 's'}, ${formatDuration(context.elapsed())})`,
-    searched,
-  );
+  throw recovery.unresolved({ path: context.path, correlationId, cause, what, searched });
 }
 
 /**
@@ -137,11 +148,11 @@ export async function lookupBeforeResend<T>(
     return found;
   }
   if (error === undefined) return undefined;
-  throw new GroupMayHaveBeenCreatedError(
-    context.path,
-    recovery.correlationId,
+  throw recovery.unresolved({
+    path: context.path,
+    correlationId: recovery.correlationId,
     cause,
-    `${context.label} (${context.attempts} attempts, ${formatDuration(context.elapsed())})`,
-    `the lookup before resending failed (${failureName(error)})`,
-  );
+    what: `${context.label} (${context.attempts} attempts, ${formatDuration(context.elapsed())})`,
+    searched: `the lookup before resending failed (${failureName(error)})`,
+  });
 }

@@ -244,7 +244,7 @@ export interface ValidationIssue {
   code: string;
 }
 
-/** Turns a zod path into `applicants[1].applicant_email`. */
+/** Turns a zod path into the API's field name, `applicants[1].applicant_email`; `''` for the root. */
 export function formatPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const key of path) {

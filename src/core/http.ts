@@ -45,7 +45,6 @@ import {
 import { parseRequest, parseResponse, type ValidationMode } from './validate.js';
 
 export type { Call, RequestOptions } from './call.js';
-export type { CreateRecovery, LookupOptions } from './create-recovery.js';
 
 /** Settings HttpCore runs with, resolved by the client. */
 export interface HttpCoreConfig {
@@ -61,7 +60,8 @@ export interface HttpCoreConfig {
   createGraceWindow: number;
   maxResponseBytes: number;
   validation: ValidationMode;
-  logger: Logger;
+  /** Where lines go; `debugEnabled: false` says debug lines are dropped, so none are built. */
+  logger: Logger & { readonly debugEnabled?: boolean };
   limiter: Limiter;
   clock: Clock;
   /** The SDK's own headers (accept, user-agent). */
@@ -97,8 +97,7 @@ export class HttpCore {
 
   constructor(config: HttpCoreConfig) {
     this.#config = config;
-    const level = (config.logger as { level?: unknown }).level;
-    this.#debug = level === undefined || level === 'debug';
+    this.#debug = config.logger.debugEnabled ?? true;
   }
 
   /** The logger, for resources and helpers that report through the same channel. */
@@ -211,6 +210,8 @@ export class HttpCore {
         if (verdict === 'fail') throw error;
         if (mayHaveReachedServer(failure)) reachedServer = true;
         if (verdict === 'ambiguous') {
+          // A create without recovery (none of the resources' creates): the failure as it came.
+          if (call.recovery === undefined) throw error;
           const grace = options.createGraceWindow ?? config.createGraceWindow;
           const windowEnd = Math.min(
             config.clock.now() + grace,

@@ -49,7 +49,7 @@ export function createLogger(
   level: LogLevel,
   sink: Logger = consoleSink,
   secrets?: SecretScrubber,
-): Logger & { level: LogLevel } {
+): Logger & { level: LogLevel; debugEnabled: boolean } {
   const rank = LOG_LEVELS.indexOf(level);
   const write = (at: Exclude<LogLevel, 'off'>) => {
     if (LOG_LEVELS.indexOf(at) > rank) return () => {};
@@ -60,5 +60,12 @@ export function createLogger(
       else sink[at](safeMessage, redact(secrets ? secrets.scrubDeep(data) : data) as Record<string, unknown>);
     };
   };
-  return { level, debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
+  return {
+    level,
+    debugEnabled: level === 'debug',
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+  };
 }

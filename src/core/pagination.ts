@@ -1,6 +1,6 @@
 /**
  * Pages of list results. The end of the data is decided from what the pages hold, never from an
- * assumed page size (the spec does not give the applicant groups' page size), and a walk always
+ * assumed page size (the vendor's documentation does not give the applicant groups' page size), and a walk always
  * ends, whatever the server claims: on an empty page, on a page that adds no new ids, when the
  * items seen reach `total_count`, or (when the server sends no `total_count`) on a page shorter
  * than the longest before it. A walk past {@link MAX_PAGES} pages throws {@link PaginationLimitError}.

@@ -1,7 +1,7 @@
 /**
  * POST /api/v1/tenants/auth. The token comes back in the `Authorization: Bearer <jwt>` response
  * header with an empty body; a JSON `token` or `access_token` field is accepted as well, since
- * the spec does not show this endpoint.
+ * the vendor's documentation does not show this endpoint.
  */
 import { z } from 'zod';
 import { AUTH_PATH, type TokenExchange } from './auth.js';

@@ -4,7 +4,7 @@
  * into one ISO form, and turn `created_at_timestamp` (seconds or milliseconds) into a `Date`.
  */
 
-/** English month names, January first: the long written form of the spec's dates. */
+/** English month names, January first: the long written form of the dates (docs/wire-contract.md §2.9). */
 export const MONTH_NAMES = [
   'January',
   'February',

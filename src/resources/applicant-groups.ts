@@ -1,9 +1,10 @@
-/** Applicant groups: the current interface (spec 4.1 to 4.3). */
+/** Applicant groups: the current interface (docs/wire-contract.md §4.1 to §4.3). */
 import type { APIPromise } from '../core/api-promise.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/batch.js';
 import { GroupNotFoundError } from '../core/errors.js';
 import type { RequestOptions } from '../core/http.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
+import { pollUntilSettled } from '../core/poll.js';
 import {
   type ApplicantGroup,
   type ApplicantGroupCreateParams,
@@ -14,15 +15,14 @@ import {
   applicantGroupSchema,
 } from '../schemas/applicant-groups.js';
 import { type ApplicantGroupReports, applicantGroupReportsSchema } from '../schemas/reports.js';
-import { APIResource } from './resource.js';
+import { APIResource, groupCreateRecovery } from './resource.js';
 
 const GROUPS = '/api/v1/applicant_groups';
 
 /** What narrows the search for one group: the API has no retrieve-by-id endpoint. */
 export type GroupLookupHint = Partial<Pick<ApplicantGroup, 'correlation_id' | 'created_at_timestamp'>>;
 
-/** The shortest wait between two polls of {@link ApplicantGroups.waitForCompletion}, in ms. */
-export const MIN_POLL_INTERVAL_MS = 1_000;
+export { MIN_POLL_INTERVAL_MS } from '../core/poll.js';
 
 /** Options of {@link ApplicantGroups.waitForCompletion}. */
 export interface WaitOptions extends RequestOptions {
@@ -70,12 +70,10 @@ export class ApplicantGroups extends APIResource {
       bodySchema: applicantGroupCreateParamsSchema,
       schema: applicantGroupSchema,
       options,
-      recovery: {
+      recovery: groupCreateRecovery(
         correlationId,
-        lookup: correlationId
-          ? (lookupOptions) => this.findByCorrelationId(correlationId, lookupOptions)
-          : undefined,
-      },
+        correlationId ? (lookupOptions) => this.findByCorrelationId(correlationId, lookupOptions) : undefined,
+      ),
     });
   }
 
@@ -119,19 +117,16 @@ export class ApplicantGroups extends APIResource {
   ): Promise<ApplicantGroup> {
     const id = typeof group === 'string' ? group : group.id;
     const hint: GroupLookupHint = typeof group === 'string' ? {} : group;
-    let last: string | undefined;
-    for (;;) {
-      const current = await this.findById(id, hint, options);
-      if (!current) throw new GroupNotFoundError(id);
-      const state = `${current.status}${current.is_expired ? ' (expired)' : ''}`;
-      if (state !== last) options.onStatusChange?.(current);
-      last = state;
-      if (isSettledGroup(current)) return current;
-      await this.core.clock.sleep(
-        Math.max(MIN_POLL_INTERVAL_MS, options.pollInterval ?? 30_000),
-        options.signal,
-      );
-    }
+    return pollUntilSettled({
+      read: async () =>
+        (await this.findById(id, hint, options)) ?? Promise.reject(new GroupNotFoundError(id)),
+      stateOf: (current) => `${current.status}${current.is_expired ? ' (expired)' : ''}`,
+      settled: isSettledGroup,
+      onChange: options.onStatusChange,
+      intervalMs: options.pollInterval,
+      clock: this.core.clock,
+      signal: options.signal,
+    });
   }
 
   /**

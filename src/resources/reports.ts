@@ -1,22 +1,19 @@
-/** Reports (spec 4.4) and their PDFs. */
+/** Reports (docs/wire-contract.md §4.4) and their PDFs. */
 import { z } from 'zod';
 import { APIPromise } from '../core/api-promise.js';
-import { APIError } from '../core/errors.js';
 import type { RequestOptions } from '../core/http.js';
+import { downloadWithFreshLink, LinkFreshness } from '../core/link-freshness.js';
 import { type ReportDetail, reportDetailSchema } from '../schemas/reports.js';
 import { APIResource } from './resource.js';
 
 const pdfBytesSchema = z.instanceof(Uint8Array);
 
-/** Pre-signed links live 2 hours (spec 8); a little margin avoids starting a doomed download. */
+/** Pre-signed links live 2 hours (docs/wire-contract.md §8); a little margin avoids starting a doomed download. */
 const PDF_LINK_LIFETIME_MS = 2 * 60 * 60_000 - 60_000;
-
-// Storage answers a stale or tampered pre-signed link with one of these.
-const STALE_LINK_STATUSES = new Set([400, 401, 403, 410]);
 
 /** `client.reports`. */
 export class Reports extends APIResource {
-  readonly #retrievedAt = new WeakMap<object, number>();
+  readonly #links = new LinkFreshness(PDF_LINK_LIFETIME_MS);
 
   /** One report with its data (typed for income reports) and a PDF link valid 2 hours. */
   retrieve(reportId: string, options?: RequestOptions): APIPromise<ReportDetail> {
@@ -29,7 +26,7 @@ export class Reports extends APIResource {
     });
     return new APIPromise(
       result.then((value) => {
-        this.#retrievedAt.set(value.data, Date.now());
+        this.#links.received(value.data);
         return value;
       }),
     );
@@ -46,13 +43,13 @@ export class Reports extends APIResource {
     return new APIPromise(this.#downloadPdf(report, options));
   }
 
-  async #downloadPdf(report: string | ReportDetail, options?: RequestOptions) {
+  #downloadPdf(report: string | ReportDetail, options?: RequestOptions) {
     const reportId = typeof report === 'string' ? report : report.report_id;
-    let detail = typeof report === 'string' || this.#isStale(report) ? undefined : report;
-    for (let refreshed = false; ; refreshed = true) {
-      detail ??= await this.retrieve(reportId, options);
-      try {
-        return await this.core.execute({
+    return downloadWithFreshLink({
+      initial: typeof report === 'string' || this.#links.isStale(report) ? undefined : report,
+      refresh: () => this.retrieve(reportId, options),
+      download: (detail) =>
+        this.core.execute({
           method: 'GET',
           // https: only (http: from a loopback API), checked before any request; no caller headers.
           path: this.core.fileURL(detail.pdf_url),
@@ -60,20 +57,9 @@ export class Reports extends APIResource {
           responseType: 'bytes',
           auth: false,
           options,
-        });
-      } catch (error) {
-        if (refreshed || !(error instanceof APIError && STALE_LINK_STATUSES.has(error.status))) throw error;
-        this.core.logger.info(
-          `PDF link of report ${reportId} was refused (${error.status}); retrieving a fresh one.`,
-        );
-        detail = undefined;
-      }
-    }
-  }
-
-  #isStale(detail: ReportDetail): boolean {
-    const retrievedAt = this.#retrievedAt.get(detail);
-    // A detail from elsewhere has an unknown age: try its link, a refusal refreshes it.
-    return retrievedAt !== undefined && Date.now() - retrievedAt > PDF_LINK_LIFETIME_MS;
+        }),
+      logger: this.core.logger,
+      what: `report ${reportId}`,
+    });
   }
 }

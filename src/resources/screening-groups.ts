@@ -1,4 +1,4 @@
-/** Screening groups: the earlier interface (spec 4.5 and 4.6). */
+/** Screening groups: the earlier interface (docs/wire-contract.md §4.5 and §4.6). */
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/http.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
@@ -11,7 +11,7 @@ import {
   screeningGroupListResponseSchema,
   screeningGroupSchema,
 } from '../schemas/screening-groups.js';
-import { APIResource } from './resource.js';
+import { APIResource, groupCreateRecovery } from './resource.js';
 
 const SCREENING_GROUPS = '/api/v1/screening_groups';
 
@@ -44,7 +44,7 @@ export class ScreeningGroups extends APIResource {
       bodySchema: screeningGroupCreateParamsSchema,
       schema: screeningGroupSchema,
       options,
-      recovery: { correlationId: undefined },
+      recovery: groupCreateRecovery<ScreeningGroup>(undefined),
     });
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Applicant groups (spec 2.1-2.3, 4.1, 4.2): the response objects, the create body and the list
+ * Applicant groups (docs/wire-contract.md §2.1-§2.3, §4.1, §4.2): the response objects, the create body and the list
  * query. Responses are loose objects so fields the service adds later reach the caller.
  */
 import { z } from 'zod';
@@ -43,11 +43,11 @@ export interface Property {
   name: string;
   /** Street address, as given on create. */
   street_address: string;
-  /** City. */
+  /** City of the property, free text as entered on create. */
   city: string;
   /** State as given on create: a full name (`California`) or a two-letter code (`CA`). */
   state: string;
-  /** ZIP code. */
+  /** ZIP code as entered on create: five digits, or ZIP+4 (`62701-1234`). */
   zip_code: string;
 }
 
@@ -68,9 +68,9 @@ export interface Verification {
 export interface Applicant {
   /** Applicant identifier (a uuid). */
   id: string;
-  /** First name. */
+  /** Given name, as entered on create; the invitation greets the applicant by it. */
   first_name: string;
-  /** Last name. */
+  /** Family name, as entered on create. */
   last_name: string;
   /** Email address the invitation went to. */
   email: string;
@@ -359,7 +359,7 @@ function toUnixSeconds(value: number | Date): string {
 }
 
 /**
- * Query of `GET /api/v1/applicant_groups` (spec 4.1). Parsing yields the query record to send:
+ * Query of `GET /api/v1/applicant_groups` (docs/wire-contract.md §4.1). Parsing yields the query record to send:
  * only the keys given, `statuses` comma-joined, timestamps as integer Unix seconds.
  */
 export const applicantGroupListParamsSchema = exactObject(

@@ -16,7 +16,7 @@ export type OpenEnum<T extends string> = T | (string & {});
  * A string schema whose type lists the known values while any other string still parses, so a
  * value the service adds later does not break callers.
  *
- * @param values The values documented or seen in the spec.
+ * @param values The values documented or seen in the vendor's documentation (docs/wire-contract.md §2.8).
  */
 export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
   const known: ReadonlySet<string> = new Set(values);
@@ -60,7 +60,7 @@ export const centsSchema = z.int();
 /** Unix timestamp of creation: seconds (fractional) or, on screening groups, milliseconds. See `toDate()`. */
 export const timestampSchema = z.number();
 
-/** Known statuses of an applicant group or screening group (spec 3.2). */
+/** Known statuses of an applicant group or screening group (docs/wire-contract.md §3.2). */
 export const GROUP_STATUSES = ['not_started', 'in_progress', 'completed'] as const;
 
 /** Status of an applicant group or screening group: not_started, in_progress, completed, or a newer value. */
@@ -81,7 +81,7 @@ export function isKnownGroupStatus(status: string): status is KnownGroupStatus {
   return knownGroupStatuses.has(status);
 }
 
-/** Verification kinds a response may carry: the values seen in the spec, and `income_verification`. */
+/** Verification kinds a response may carry: the values the vendor's documentation shows, and `income_verification`. */
 export const VERIFICATION_TYPES = [
   'payroll_income_verification',
   'identity_verification',
@@ -94,7 +94,7 @@ export const verificationTypeSchema = openEnum(VERIFICATION_TYPES);
 /** Kind of verification. */
 export type VerificationType = z.infer<typeof verificationTypeSchema>;
 
-/** Verification kinds a create body may request: only the values the spec shows (2.1, 2.3). */
+/** Verification kinds a create body may request: only the values the vendor's documentation shows (docs/wire-contract.md §2.1, §2.3). */
 export const REQUEST_VERIFICATION_TYPES = [
   'payroll_income_verification',
   'identity_verification',
@@ -104,10 +104,10 @@ export const REQUEST_VERIFICATION_TYPES = [
 /** A verification kind a create body may request. */
 export type RequestVerificationType = (typeof REQUEST_VERIFICATION_TYPES)[number];
 
-/** Income sources a response may name: bank, payroll (spec 2.8) and documents (uploads). */
+/** Income sources a response may name: bank, payroll (docs/wire-contract.md §2.8) and documents (uploads). */
 export const INCOME_SOURCES = ['bank', 'payroll', 'documents'] as const;
 
-/** Income sources a create body may allow: only the values the spec shows (bank, payroll). */
+/** Income sources a create body may allow: only the values the vendor's documentation shows (bank, payroll). */
 export const REQUEST_INCOME_SOURCES = ['bank', 'payroll'] as const;
 
 /** An income source a create body may allow. */
@@ -118,7 +118,7 @@ export const incomeSourceSchema = openEnum(INCOME_SOURCES);
 /** An income source. */
 export type IncomeSource = z.infer<typeof incomeSourceSchema>;
 
-/** Outcomes of a completed screening or verification (spec 2.7). */
+/** Outcomes of a completed screening or verification (docs/wire-contract.md §2.7). */
 export const COMPLETION_REASONS = [
   'finished',
   'no_bank',
@@ -129,7 +129,7 @@ export const COMPLETION_REASONS = [
   'missing_bank',
 ] as const;
 
-/** Values of reason_completed (spec 2.7): `not_completed`, then the outcomes of a completed screening. */
+/** Values of reason_completed (docs/wire-contract.md §2.7): `not_completed`, then the outcomes of a completed screening. */
 export const REASONS_COMPLETED = ['not_completed', ...COMPLETION_REASONS] as const;
 
 /** Why a screening or verification is complete; `not_completed` while it is not. */
@@ -243,7 +243,7 @@ export const monthlyRentSchema = z
   });
 
 /**
- * A closed enum of a request: only the values the spec shows. A typo is rejected naming the
+ * A closed enum of a request: only the values the vendor's documentation shows. A typo is rejected naming the
  * allowed values, with a did-you-mean when one is close.
  *
  * @param values The values the API accepts.

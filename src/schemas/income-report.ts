@@ -109,7 +109,7 @@ export interface IncomeSummary {
   nine_month_avg_monthly?: number | null | undefined;
   /** Average monthly income over twelve months, in dollars; `null` when the period has no data. */
   twelve_month_avg_monthly?: number | null | undefined;
-  /** The income streams. */
+  /** One entry per source of recurring pay (an employer, a gig platform). */
   income_streams?: IncomeStream[] | null | undefined;
 }
 
@@ -127,7 +127,7 @@ export interface ConnectionIncome {
   nine_month_avg_monthly?: number | null | undefined;
   /** Average monthly income over twelve months, in dollars; `null` when the period has no data. */
   twelve_month_avg_monthly?: number | null | undefined;
-  /** The income streams. */
+  /** One entry per source of recurring pay (an employer, a gig platform). */
   income_streams?: IncomeStream[] | null | undefined;
   /** Start of the covered period, `YYYY-MM-DD`. */
   start_date?: string | null | undefined;
@@ -229,9 +229,9 @@ export interface CriteriaRuleResult {
 
 /** Who was verified. */
 export interface VerifiedIdentity {
-  /** Full name. */
+  /** Name as the bank or payroll provider holds it; may differ from the name entered on create. */
   full_name?: string | null | undefined;
-  /** Email address. */
+  /** Email address of the applicant the report is about. */
   email?: string | null | undefined;
 }
 
@@ -284,7 +284,7 @@ export interface IncomeReportData {
   criteria_rule_results?: CriteriaRuleResult[] | null | undefined;
   /** Applicant group identifier (a uuid). */
   applicant_group_id?: string | null | undefined;
-  /** Property name. */
+  /** Name of the group's property, as entered on create. */
   property_name?: string | null | undefined;
   /** Monthly rent of the property in CENTS (an integer: `285000` is $2,850). */
   property_monthly_rent_cents?: number | null | undefined;

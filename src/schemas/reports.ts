@@ -1,9 +1,8 @@
 /**
- * Reports of an applicant group (spec 2.4, 2.5, 4.3, 4.4). A report detail's `data` depends on
+ * Reports of an applicant group (docs/wire-contract.md §2.4, §2.5, §4.3, §4.4). A report detail's `data` depends on
  * `report_type`: income data is typed, any other type is kept as a record rather than rejected.
  */
 import { z } from 'zod';
-import { fastCheck, setFastCheck } from '../core/compiled.js';
 import { dateTimeSchema, idSchema, isRecord, type OpenEnum, openEnum, responseObject } from './common.js';
 import { type IncomeReportData, incomeReportDataSchema } from './income-report.js';
 
@@ -115,15 +114,24 @@ export const otherReportDetailSchema = responseObject({
   data: z.record(z.string(), z.unknown()),
 });
 
+/** The schema a report detail is checked against, by its `report_type`. */
+function reportDetailSchemaFor(
+  value: unknown,
+): typeof incomeReportDetailSchema | typeof otherReportDetailSchema {
+  return isRecord(value) && value.report_type === 'income'
+    ? incomeReportDetailSchema
+    : otherReportDetailSchema;
+}
+
 /**
- * Body of `GET /api/v1/reports/{id}` (spec 2.5, 4.4). Dispatches on `report_type` itself rather
- * than through a union, so a bad income report reports its real paths (`data.reports[0]...`)
- * instead of one opaque union failure, and an unknown type is kept instead of rejected.
+ * Key under which a dispatching schema exposes its pick, `(value) => schema`: its output is the
+ * picked schema's output. The response checker (src/core/compiled.ts) reads the same
+ * `Symbol.for` key, so it can check such a schema without either layer importing the other.
  */
-export const reportDetailSchema = z.unknown().transform((value, ctx): ReportDetail => {
-  const schema =
-    isRecord(value) && value.report_type === 'income' ? incomeReportDetailSchema : otherReportDetailSchema;
-  const result = schema.safeParse(value);
+const SCHEMA_PICK = Symbol.for('applicant-verification.schema-pick');
+
+const reportDetailTransform = z.unknown().transform((value, ctx): ReportDetail => {
+  const result = reportDetailSchemaFor(value).safeParse(value);
   if (result.success) return result.data;
   // These issues come straight out of a zod parse; they differ from raw issues only in that
   // `input` is optional, so re-raising them keeps their codes, messages and paths intact.
@@ -131,12 +139,14 @@ export const reportDetailSchema = z.unknown().transform((value, ctx): ReportDeta
   return z.NEVER;
 });
 
-// The dispatch above is opaque to the response fast path (core/compiled.ts), so declare it: a
-// detail that passes its type's compiled check is what the transform returns, unchanged.
-setFastCheck(reportDetailSchema, (value) => {
-  const schema =
-    isRecord(value) && value.report_type === 'income' ? incomeReportDetailSchema : otherReportDetailSchema;
-  return fastCheck(schema)?.(value) === true;
+/**
+ * Body of `GET /api/v1/reports/{id}` (docs/wire-contract.md §2.5, §4.4). Dispatches on `report_type` itself rather
+ * than through a union, so a bad income report reports its real paths (`data.reports[0]...`)
+ * instead of one opaque union failure, and an unknown type is kept instead of rejected.
+ * Carries its pick under `SCHEMA_PICK` for the response checker.
+ */
+export const reportDetailSchema: typeof reportDetailTransform = Object.assign(reportDetailTransform, {
+  [SCHEMA_PICK]: reportDetailSchemaFor,
 });
 
 /** Whether a report detail is an income report, narrowing its `data` to {@link IncomeReportData}. */

@@ -1,5 +1,5 @@
 /**
- * Screening groups, the earlier interface family (spec 2.6, 2.7, 4.5, 4.6). Its deprecated
+ * Screening groups, the earlier interface family (docs/wire-contract.md §2.6, §2.7, §4.5, §4.6). Its deprecated
  * fields are still typed so existing callers keep compiling, with `@deprecated` pointing at the
  * income criteria that replace them.
  */
@@ -38,9 +38,9 @@ export const APPROVAL_RECOMMENDATIONS = ['unavailable', 'approve', 'decline'] as
 export interface Screening {
   /** Screening identifier. */
   id: string;
-  /** Applicant first name. */
+  /** Given name of the applicant, as entered on create. */
   applicant_first_name: string;
-  /** Applicant last name. */
+  /** Family name of the applicant, as entered on create. */
   applicant_last_name: string;
   /** Applicant email; the invitation went there. */
   applicant_email: string;
@@ -64,7 +64,7 @@ export interface ScreeningGroup {
   screenings: Screening[];
   /** Known values: `not_started`, `in_progress`, `completed`; a newer value is passed through. */
   status: GroupStatus;
-  /** Property name. */
+  /** Name of the property, as entered on create. */
   property_name: string;
   /** Street address; on create it may include the unit appended, on list the unit is separate. */
   property_street_address: string;
@@ -138,7 +138,7 @@ export interface ScreeningPropertyCreateParams {
   zip_code: string;
   /** State, SPELLED OUT (`California`, not `CA`): a two-letter code is rejected, naming the state to use. */
   state: string;
-  /** Unit number or identifier. */
+  /** Unit number or other unit label, free text. */
   unit?: string | undefined;
 }
 
@@ -252,7 +252,7 @@ export const screeningGroupCreateParamsSchema = exactObject({
   is_invitation_disabled: z.boolean().optional(),
 });
 
-/** Query of `GET /api/v1/screening_groups` (spec 4.5); parsing yields the query record to send. */
+/** Query of `GET /api/v1/screening_groups` (docs/wire-contract.md §4.5); parsing yields the query record to send. */
 export const screeningGroupListParamsSchema = exactObject(
   {
     page: z

@@ -1,6 +1,6 @@
 /**
- * Webhook events. The interface spec names `webhook_url` but shows no events; the shapes below
- * come from the vendor's documentation (see the webhooks issue). Every event is a JSON object
+ * Webhook events. The vendor's documentation names `webhook_url` but shows no events; the shapes below
+ * come from the vendor's documentation (docs/wire-contract.md §6). Every event is a JSON object
  * with a `code`. Events are read liberally: unknown fields are kept (`z.looseObject`) and an
  * unknown `code` is an {@link UnknownWebhookEvent}, not an error, because the vendor adds events
  * without notice and a receiver must not start rejecting deliveries when it does.

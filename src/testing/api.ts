@@ -8,33 +8,25 @@
 import { setMaxListeners } from 'node:events';
 import { createTokenAuthority } from './auth.js';
 import { MAX_BODY_BYTES, readLimitedBody } from './body.js';
-import { createClock, DEFAULT_START_TIME, type MockClock } from './clock.js';
+import { createClock, DEFAULT_START_TIME } from './clock.js';
 import type { MockContext } from './context.js';
 import { CONTROL_PREFIX, createControlRoutes } from './control-api.js';
-import {
-  createGroupViews,
-  createReportControls,
-  type GroupViews,
-  type ReadonlyMockState,
-  type ReportControls,
-} from './controls.js';
-import { createFaults, type MockFaults } from './faults.js';
+import { createGroupViews, createReportControls } from './controls.js';
+import { createFaults } from './faults.js';
 import { createMockFetch } from './fetch.js';
-import { type ApplicantControls, createApplicantControls } from './lifecycle.js';
-import { createOutbox, type Outbox } from './outbox.js';
+import { createApplicantControls } from './lifecycle.js';
+import type { MockControls } from './mock-controls.js';
+import { createOutbox } from './outbox.js';
 import { runPipeline } from './pipeline.js';
 import { createRandom } from './random.js';
 import { errorResponse } from './responses.js';
 import { createRouter } from './router.js';
 import { createApiRoutes } from './routes.js';
-import { createStats, type RequestStats } from './stats.js';
+import { createStats } from './stats.js';
 import { MockStore } from './store.js';
-import {
-  createWebhookDeliverer,
-  DEFAULT_WEBHOOK_RETRY,
-  type Deliveries,
-  type WebhookRetryOptions,
-} from './webhooks.js';
+import { createWebhookDeliverer, DEFAULT_WEBHOOK_RETRY, type WebhookRetryOptions } from './webhooks.js';
+
+export type { MockControls } from './mock-controls.js';
 
 /** Default base URL of in-process mocks. */
 export const DEFAULT_BASE_URL = 'http://mock.verification.test';
@@ -42,7 +34,7 @@ export const DEFAULT_BASE_URL = 'http://mock.verification.test';
 export const DEFAULT_CLIENT_ID = 'mock-client-id';
 /** Default (fake) secret key of the mock; it also signs tokens, PDF links and webhooks. */
 export const DEFAULT_SECRET_KEY = 'mock-secret-key';
-/** Default page size of the applicant-group list (the spec leaves it open). */
+/** Default page size of the applicant-group list (the vendor's documentation does not say; docs/wire-contract.md §4.1). */
 export const DEFAULT_PAGE_SIZE = 25;
 
 /** Options of {@link createMockApi}. */
@@ -61,32 +53,6 @@ export interface MockApiOptions {
   startTime?: number | Date;
   /** Webhook retry policy (default 3 attempts, 50 ms doubling). */
   webhookRetry?: Partial<WebhookRetryOptions>;
-}
-
-/** Everything a test drives and inspects the mock through, the same through every adapter. */
-export interface MockControls {
-  /** Client id the auth endpoint accepts. */
-  clientId: string;
-  /** Secret key the auth endpoint accepts; also the webhook signing key. */
-  secretKey: string;
-  /** The mock clock: move time with `advance()` instead of sleeping. */
-  clock: MockClock;
-  /** Invitations "sent" by creates. */
-  outbox: Outbox;
-  /** Fault injection for the next requests. */
-  faults: MockFaults;
-  /** Life cycle of applicants and screenings: start, complete, reopen. */
-  applicants: ApplicantControls;
-  /** Reports held, and report expiry. */
-  reports: ReportControls;
-  /** Webhook deliveries; `await deliveries.settled()` before asserting on them. */
-  deliveries: Deliveries;
-  /** The groups held, in wire form. */
-  groups: GroupViews;
-  /** The raw records held (read-only). */
-  state: ReadonlyMockState;
-  /** Requests received, per route (control API requests are not counted). */
-  stats: RequestStats;
 }
 
 /** A mock API: the core every adapter serves, with its controls. */

@@ -8,7 +8,7 @@ import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { MockClock } from './clock.js';
 import type { Random } from './random.js';
 
-/** Lifetime of an access token, as in the spec (part 5). */
+/** Lifetime of an access token, 30 minutes (docs/wire-contract.md §5). */
 export const TOKEN_LIFETIME_SECONDS = 30 * 60;
 
 /** Why a request's token was refused; `undefined` when it was accepted. */

@@ -4,13 +4,14 @@
  * Each route calls the very control a JS test calls; nothing here has behaviour of its own.
  * It needs no token: it only exists on the mock, which holds nothing but fake data.
  */
-import type { MockControls } from './api.js';
+
 import { faultMatchSchema, faultSchema } from './faults.js';
+import type { MockControls } from './mock-controls.js';
 import type { Route, RouteRequest } from './pipeline.js';
 import { errorResponse, jsonResponse } from './responses.js';
 import { readJson } from './routes.js';
 import { COMPLETION_REASONS, type CompletionReason } from './store.js';
-import { formatPath } from './validation.js';
+import { fieldName } from './validation.js';
 
 /** Path prefix of the control API. */
 export const CONTROL_PREFIX = '/__mock';
@@ -110,7 +111,7 @@ export function createControlRoutes(target: ControlTarget): Route[] {
         message:
           fault === undefined
             ? 'is required, e.g. { "status": 503 }'
-            : `is not a fault spec (${parsedFault.error.issues.map((i) => `${formatPath(i.path)}: ${i.message}`).join('; ')})`,
+            : `is not a fault spec (${parsedFault.error.issues.map((i) => `${fieldName(i.path)}: ${i.message}`).join('; ')})`,
       });
     }
     const parsedMatch = faultMatchSchema.safeParse(match);

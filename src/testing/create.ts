@@ -9,7 +9,7 @@ import { DEFAULT_VERIFICATION_TYPE } from './serialize.js';
 import type { ApplicantGroupRecord, ScreeningGroupRecord } from './store.js';
 import type { ApplicantGroupCreate, ScreeningGroupCreate } from './validation.js';
 
-/** Default of the deprecated income multiplier (spec 4.6, 8). */
+/** Default of the deprecated income multiplier (docs/wire-contract.md §4.6, §8). */
 export const DEFAULT_INCOME_MULTIPLIER = 2.5;
 
 // Creation times carry a sub-millisecond fraction, as the service's float timestamps do, drawn

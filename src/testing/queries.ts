@@ -1,5 +1,5 @@
 /**
- * List queries: filters and pagination of the two list endpoints (spec 4.1, 4.5).
+ * List queries: filters and pagination of the two list endpoints (docs/wire-contract.md §4.1, §4.5).
  *
  * Order: creation order, oldest first. The service does not document its order; oldest first is
  * the one order that stays stable while creates continue, so walking pages during creates neither
@@ -13,7 +13,7 @@ import {
   type ScreeningGroupRecord,
 } from './store.js';
 
-/** Page size of the screening-group list (spec 4.5, 8). */
+/** Page size of the screening-group list (docs/wire-contract.md §4.5, §8). */
 export const SCREENING_PAGE_SIZE = 25;
 
 /** One page of matching records and the number of all matching records. */

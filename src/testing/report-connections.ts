@@ -56,7 +56,7 @@ export function bankConnection(
       holder_category: 'business',
     });
   }
-  // The spec lists the bank income averages from two months up: no one-month figure here.
+  // docs/wire-contract.md §2.5 lists the bank income averages from two months up: no one-month figure here.
   const { one_month_avg_monthly: _oneMonth, ...bankAverages } = averages(
     recurring,
     today,

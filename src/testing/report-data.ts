@@ -1,11 +1,11 @@
 /**
- * Realistic income report data for the mock server (spec 2.5). Everything is derived from the
+ * Realistic income report data for the mock server (docs/wire-contract.md §2.5). Everything is derived from the
  * caller's seeded `Random` and the mock clock (`context.createdAt`), never from `Math.random` or the
  * real clock, so a seeded mock serves byte-identical reports run after run.
  *
- * Units and conventions chosen where the spec is silent (spec 2.8):
+ * Units and conventions chosen where the vendor's documentation is silent (docs/wire-contract.md §2.8):
  * - Money in report data is in dollars, as numbers with at most two decimals (`2143.57`). The
- *   spec does not name the unit; only `property_monthly_rent_cents` is explicitly in cents.
+ *   vendor's documentation does not name the unit; only `property_monthly_rent_cents` is explicitly in cents.
  *   All arithmetic runs on integer cents and converts once, so sums are exact to the cent.
  * - `summary_timespan_length` and `transaction_timespan_length` count days.
  * - Averages (`*_month_avg_monthly`) are the income dated within the last N months before the
@@ -18,36 +18,27 @@ import type { VerificationReport } from 'applicant-verification';
 import { type Random, randomFrom } from './random.js';
 import { EXPLANATIONS } from './report-catalogue.js';
 import { bankConnection, payrollConnection, uploadedDocuments } from './report-connections.js';
+import type { ReportContext } from './report-context.js';
 import { type DraftStream, gigStream, nonRecurringStreams, primaryJob } from './report-streams.js';
 import { summary } from './report-summaries.js';
 import { addMonths, daysBetween, longDate, utcDay } from './report-units.js';
 
+export type { ReportContext } from './report-context.js';
 export { buildIncomeReportData } from './report-summaries.js';
 
 /** The applicant a per-verification entry is generated for. */
 export interface ReportApplicant {
-  /** Not written into the entry (spec 2.5 has no applicant id there); the mock keys reports by it. */
+  /** Not written into the entry (docs/wire-contract.md §2.5 has no applicant id there); the mock keys reports by it. */
   applicantId: string;
   verificationId: string;
   fullName: string;
   email: string;
-  /** A spec 2.7 value; anything other than `finished` yields a partial or empty entry. */
+  /** A docs/wire-contract.md §2.7 value; anything other than `finished` yields a partial or empty entry. */
   reasonCompleted: string;
   /** The verification's `type` (default: an income verification, every source possible). */
   verificationType?: string;
   /** `allowed_income_sources` of the verification; `null` or absent: no restriction. */
   allowedIncomeSources?: readonly string[] | null;
-}
-
-/** The group-level facts a report is built against. */
-export interface ReportContext {
-  applicantGroupId: string;
-  propertyName: string;
-  monthlyRentCents: number;
-  /** The report's creation time on the mock clock: every generated date is anchored on it. */
-  createdAt: Date;
-  /** `config.block_business_accounts` of the group: when true, no business bank account appears. */
-  blockBusinessAccounts?: boolean | null;
 }
 
 /** Where an entry's income data may come from. */
@@ -93,7 +84,7 @@ export function incomeSourcesFor(
  * income data; `no_income` reports zero income. Dates are anchored on `context.createdAt`.
  *
  * @param source - The seeded source of every draw: a `Random`, or a function of floats in [0, 1).
- * @param applicant - Who the entry is for and how their verification ended (spec 2.7).
+ * @param applicant - Who the entry is for and how their verification ended (docs/wire-contract.md §2.7).
  * @param context - The group facts; `createdAt` is the report date.
  */
 export function generateVerificationReport(

@@ -1,5 +1,5 @@
 /**
- * Summaries of generated reports: average monthly income over the spec's windows, income
+ * Summaries of generated reports: average monthly income over the documented windows (docs/wire-contract.md §2.5), income
  * summaries, their household sums, the rent criteria, and the income report data object.
  */
 import type {
@@ -8,7 +8,7 @@ import type {
   IncomeSummary,
   VerificationReport,
 } from 'applicant-verification';
-import type { ReportContext } from './report-data.js';
+import type { ReportContext } from './report-context.js';
 import { type DraftStream, renderStream, streamTotalCents } from './report-streams.js';
 import { addMonths, dollars } from './report-units.js';
 
@@ -93,7 +93,7 @@ function sumSummaries(summaries: (IncomeSummary | null | undefined)[]): IncomeSu
  * The rent rule: recurring three-month average monthly income against the monthly rent.
  *
  * `multiplier_result` holds the outcome of the multiplier check (`passed` / `failed`), not the
- * multiple itself: spec 2.8 lists passed as the value seen for "the result fields" of
+ * multiple itself: docs/wire-contract.md §2.8 lists passed as the value seen for "the result fields" of
  * criteria_rule_results, and the schema types it that way. With this single multiplier rule,
  * `result` and `multiplier_result` agree. A missing average counts as no income.
  */

@@ -1,7 +1,7 @@
 /**
  * Reports of applicant groups: creation (income data from the report generator) and the signed,
  * time-limited PDF links. A link is `{baseUrl}/files/reports/{id}.pdf?expires=<ms>&sig=<hmac>`,
- * valid 2 hours on the mock clock from the moment the report detail was read (spec 4.4, 8).
+ * valid 2 hours on the mock clock from the moment the report detail was read (docs/wire-contract.md §4.4, §8).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomeReportData, VerificationReport } from 'applicant-verification';

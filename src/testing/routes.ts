@@ -55,7 +55,7 @@ function param(params: RouteRequest['params'], name: string): string {
 export function createApiRoutes(context: MockContext, tokens: TokenAuthority): Route[] {
   const { store, clock } = context;
 
-  // Wraps a route that needs a valid access token (both families: the spec leaves the screening
+  // Wraps a route that needs a valid access token (both families: the vendor's documentation leaves the screening
   // family's auth open, and one scheme for all is what a client can rely on).
   const authed =
     (route: (input: RouteRequest) => Promise<Response> | Response) =>

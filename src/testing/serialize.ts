@@ -1,5 +1,5 @@
 /**
- * Records to wire objects (spec part 2). Built on every read, so computed fields (status,
+ * Records to wire objects (docs/wire-contract.md §2). Built on every read, so computed fields (status,
  * is_expired) follow the mock clock and the life cycle without being stored twice.
  */
 import type {
@@ -21,7 +21,7 @@ export const DEFAULT_VERIFICATION_TYPE = 'payroll_income_verification';
 
 const iso = (ms: number): string => new Date(Math.floor(ms)).toISOString();
 
-/** An applicant group as list and create return it (spec 2.1-2.3). */
+/** An applicant group as list and create return it (docs/wire-contract.md §2.1-§2.3). */
 export function serializeApplicantGroup(group: ApplicantGroupRecord, now: number): ApplicantGroup {
   const status = groupStatus(group.applicants);
   const types = [...new Set(group.applicants.flatMap((a) => a.verifications.map((v) => v.type)))];
@@ -79,9 +79,9 @@ function recommend(group: ScreeningGroupRecord): 'approve' | 'decline' {
 }
 
 /**
- * A screening group (spec 2.6, 2.7), as the create answer or a list answer shows it. The create
+ * A screening group (docs/wire-contract.md §2.6, §2.7), as the create answer or a list answer shows it. The create
  * answer carries the unit appended to the street address, the list keeps it only in
- * `unit_number`, as the spec's samples do.
+ * `unit_number`, as the vendor's samples do (docs/wire-contract.md §2.6).
  */
 export function serializeScreeningGroup(
   group: ScreeningGroupRecord,
@@ -120,7 +120,7 @@ export function serializeScreeningGroup(
   };
 }
 
-/** A report summary, an item of the reports list (spec 2.4); household reports carry no applicant_id. */
+/** A report summary, an item of the reports list (docs/wire-contract.md §2.4); household reports carry no applicant_id. */
 export function serializeReportSummary(report: ReportRecord): ReportSummary {
   const summary: ReportSummary = {
     id: report.id,
@@ -134,7 +134,7 @@ export function serializeReportSummary(report: ReportRecord): ReportSummary {
   return summary;
 }
 
-/** A report detail (spec 2.5) with a freshly minted PDF link. */
+/** A report detail (docs/wire-contract.md §2.5) with a freshly minted PDF link. */
 export function serializeReportDetail(report: ReportRecord, pdfUrl: string): IncomeReportDetail {
   const detail: IncomeReportDetail = {
     report_id: report.id,

@@ -7,10 +7,10 @@
 import type { IncomeReportData } from 'applicant-verification';
 import { COMPLETION_REASONS } from 'applicant-verification';
 
-/** Outcomes of a completed screening or verification (spec 2.7), shared with the SDK's schemas. */
+/** Outcomes of a completed screening or verification (docs/wire-contract.md §2.7), shared with the SDK's schemas. */
 export { COMPLETION_REASONS };
 
-/** Progress of an applicant, a verification or a screening (spec 3.1). */
+/** Progress of an applicant, a verification or a screening (docs/wire-contract.md §3.1). */
 export type Progress = 'not_started' | 'in_progress' | 'completed';
 
 /** Why an applicant completed (the mock's `complete()` takes one of these). */
@@ -68,7 +68,7 @@ export interface ApplicantGroupRecord {
     name: string;
     /** Street address. */
     streetAddress: string;
-    /** City. */
+    /** City of the property, free text. */
     city: string;
     /** State, as sent. */
     state: string;
@@ -136,7 +136,7 @@ export interface ScreeningGroupRecord {
   propertyName: string;
   /** Street address. */
   streetAddress: string;
-  /** City. */
+  /** City of the property, free text. */
   city: string;
   /** State, spelled out. */
   state: string;
@@ -188,7 +188,7 @@ export interface ReportRecord {
   createdAt: number;
   /** Set by `reports.expire(reportId)`: reading the report then answers 410. */
   expired: boolean;
-  /** The income report data (spec 2.5), generated when the report was created. */
+  /** The income report data (docs/wire-contract.md §2.5), generated when the report was created. */
   data: IncomeReportData;
   /** Lines of text for the PDF rendering. */
   pdfLines: string[];
@@ -196,10 +196,10 @@ export interface ReportRecord {
   pdfTitle: string;
 }
 
-/** Requests expire when not fully completed within 14 days (spec 1, 8). */
+/** Requests expire when not fully completed within 14 days (docs/wire-contract.md §1, §8). */
 export const REQUEST_EXPIRY_MS = 14 * 24 * 60 * 60 * 1000;
 
-/** Status of a group from the progress of its members (spec 3.2): all not started, all completed, or in between. */
+/** Status of a group from the progress of its members (docs/wire-contract.md §3.2): all not started, all completed, or in between. */
 export function groupStatus(members: readonly { status: Progress }[]): Progress {
   if (members.every((member) => member.status === 'not_started')) return 'not_started';
   if (members.every((member) => member.status === 'completed')) return 'completed';

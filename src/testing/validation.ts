@@ -4,12 +4,9 @@
  * own, independently of the SDK's request schemas, so it can catch what the SDK lets through.
  */
 
-import { stateNameForCode } from 'applicant-verification';
+import { E164_PHONE_PATTERN, formatPath, stateNameForCode } from 'applicant-verification';
 import { z } from 'zod';
 import type { FieldError } from './responses.js';
-
-// E.164: a plus, a non-zero country code digit, at most 15 digits in all.
-const E164 = /^\+[1-9]\d{6,14}$/;
 
 function text(name: string) {
   return z
@@ -36,7 +33,7 @@ function email(name: string) {
 function phone(name: string) {
   return z
     .string({ error: `${name} must be a string` })
-    .regex(E164, `${name} must be in E.164 form, e.g. +14155550123`)
+    .regex(E164_PHONE_PATTERN, `${name} must be in E.164 form, e.g. +14155550123`)
     .nullish();
 }
 
@@ -176,14 +173,9 @@ export const screeningGroupCreateSchema = z.looseObject({
 /** A validated screening-group create body. */
 export type ScreeningGroupCreate = z.output<typeof screeningGroupCreateSchema>;
 
-/** Formats a zod path as the API names fields: `applicants[0].email`. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
-  }
-  return out || '(body)';
+/** A field name for the mock's error body: `applicants[0].email`, or `(body)` for the body itself. */
+export function fieldName(path: readonly PropertyKey[]): string {
+  return formatPath(path) || '(body)';
 }
 
 /** Parses `body` with `schema`, or returns one {@link FieldError} per invalid field. */
@@ -195,7 +187,7 @@ export function validate<S extends z.ZodType>(
   if (result.success) return { ok: true, value: result.data };
   return {
     ok: false,
-    fields: result.error.issues.map((issue) => ({ field: formatPath(issue.path), message: issue.message })),
+    fields: result.error.issues.map((issue) => ({ field: fieldName(issue.path), message: issue.message })),
   };
 }
 

@@ -1,5 +1,6 @@
 /** `groups watch` end to end: status changes printed as applicants progress; exit codes for completion and expiry. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { realSleep } from '../../src/core/clock.js';
 import { VerificationClient } from '../../src/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
 import { runCli, startCli } from './helpers.js';
@@ -44,12 +45,18 @@ async function until(check: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** Polls wait a fiftieth of their length: the 1 s minimum interval becomes 20 ms. */
+const fastClock = {
+  now: () => Date.now(),
+  sleep: (ms: number, signal?: AbortSignal | null) => realSleep(ms / 50, signal),
+};
+
 describe('groups watch', () => {
   it('prints each status change and exits 0 when the group completes', async () => {
     const watched = await group('done');
     const [first, second] = watched.applicants;
     if (!first || !second) throw new Error('no applicants');
-    const run = startCli(['groups', 'watch', watched.id, '--interval', '0.05'], mock);
+    const run = startCli(['groups', 'watch', watched.id, '--interval', '0.05'], mock, { clock: fastClock });
     await until(() => run.stdout().includes('not_started'), 'the first status line');
     mock.applicants.start(first.id);
     await until(() => run.stdout().includes('in_progress'), 'in_progress');
@@ -68,7 +75,7 @@ describe('groups watch', () => {
 
   it('exits 1 when the group expires first, and when there is no such group', async () => {
     const watched = await group('expires');
-    const run = startCli(['groups', 'watch', watched.id, '--interval', '0.05'], mock);
+    const run = startCli(['groups', 'watch', watched.id, '--interval', '0.05'], mock, { clock: fastClock });
     await until(() => run.stdout().includes('not_started'), 'the first status line');
     mock.clock.advance(15 * 24 * 60 * 60_000);
     const result = await run.result;
@@ -83,7 +90,7 @@ describe('groups watch', () => {
 
   it('stops on SIGINT with exit code 130', async () => {
     const watched = await group('interrupted');
-    const run = startCli(['groups', 'watch', watched.id, '--interval', '0.05'], mock);
+    const run = startCli(['groups', 'watch', watched.id, '--interval', '0.05'], mock, { clock: fastClock });
     await until(() => run.stdout().includes('not_started'), 'the first status line');
     run.stop('SIGINT');
     expect((await run.result).code).toBe(130);

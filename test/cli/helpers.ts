@@ -62,6 +62,8 @@ export interface RunOptions {
   cwd?: string;
   /** Makes stdout and stderr claim to be terminals. */
   tty?: boolean;
+  /** The clock the command's client waits with (default: the real one). */
+  clock?: CliIO['clock'];
 }
 
 function collector(tty: boolean) {
@@ -120,6 +122,7 @@ export function startCli(
     env: environment(mock, options.env),
     cwd: options.cwd ?? REPO,
     signal: controller.signal,
+    ...(options.clock ? { clock: options.clock } : {}),
   };
   const result = runCliInProcess(args, io).then((code) =>
     checked({ code, signal: null, stdout: stdout.text(), stderr: stderr.text() }, mock),

@@ -3,25 +3,16 @@
  * what is polled over the grace window and what is reported, counted from what the server got.
  * The escape hatch for fields newer than the SDK (`extraBody`, `extraQuery`) is checked here too.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { realSleep } from '../../src/core/clock.js';
 import {
   type ApplicantGroupCreateParams,
-  type ClientOptions,
   GroupMayHaveBeenCreatedError,
   RequestValidationError,
-  VerificationClient,
 } from '../../src/index.js';
 import { loadFixture } from '../fixtures/load.js';
 import { caught } from '../support/exposure.js';
-import {
-  authRoute,
-  CLIENT_ID,
-  type Route,
-  SECRET_KEY,
-  startServer,
-  type TestServer,
-} from '../support/http-server.js';
+import { serverWithClient, type TestServer } from '../support/http-server.js';
 
 const GROUPS = '/api/v1/applicant_groups';
 const stored = loadFixture('applicant-group') as Record<string, unknown>;
@@ -40,28 +31,10 @@ const body = (correlationId?: string): ApplicantGroupCreateParams => ({
 });
 const listOf = (...groups: unknown[]) => ({ applicant_groups: groups, total_count: groups.length });
 
-let server: TestServer | undefined;
-let client: VerificationClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
+const setup = serverWithClient({
+  createGraceWindow: 300,
+  clock: { now: () => Date.now(), sleep: (ms, signal) => realSleep(ms / 20, signal) },
 });
-
-async function setup(routes: Record<string, Route>, options: Partial<ClientOptions> = {}) {
-  server = await startServer({ 'POST /api/v1/tenants/auth': authRoute(), ...routes });
-  client = new VerificationClient({
-    baseURL: server.url,
-    clientId: CLIENT_ID,
-    secretKey: SECRET_KEY,
-    logLevel: 'off',
-    createGraceWindow: 300,
-    clock: { now: () => Date.now(), sleep: (ms, signal) => realSleep(ms / 20, signal) },
-    ...options,
-  });
-  return { server, client };
-}
 
 /** The methods the server saw on the groups path, in order: `POST`, `GET`, ... */
 const sequence = (server: TestServer) => server.to(GROUPS).map((request) => request.method);

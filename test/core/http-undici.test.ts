@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   APIConnectionTimeoutError,
   APIUserAbortError,
@@ -17,8 +17,7 @@ import {
   mintToken,
   type Route,
   SECRET_KEY,
-  startServer,
-  type TestServer,
+  serverWithClient,
 } from '../support/http-server.js';
 
 const GROUP = '0d6e3a8e-2f43-4f55-9a35-3f1c4a9c1e01';
@@ -39,29 +38,7 @@ const reportsBody = {
 };
 const ok: Route = () => ({ status: 200, body: reportsBody, headers: { 'x-request-id': 'req_42' } });
 
-let server: TestServer | undefined;
-let client: VerificationClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
-
-async function setup(
-  routes: Record<string, Route>,
-  options: Partial<ConstructorParameters<typeof VerificationClient>[0]> = {},
-) {
-  server = await startServer({ 'POST /api/v1/tenants/auth': authRoute(), ...routes });
-  client = new VerificationClient({
-    baseURL: server.url,
-    clientId: CLIENT_ID,
-    secretKey: SECRET_KEY,
-    logLevel: 'off',
-    ...options,
-  });
-  return { server, client };
-}
+const setup = serverWithClient();
 
 describe('HTTP core over undici (loopback)', () => {
   it('exchanges credentials for a token from the Authorization header and sends it as Bearer', async () => {

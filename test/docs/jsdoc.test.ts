@@ -6,10 +6,11 @@
  * `export *` to the declarations: in `src`, and again in the BUILT declarations (`dist/*.d.ts`,
  * what a user installs), where a language-service check reads the hovers an editor would show.
  *
- * The built declarations are `dist/` (rebuilt with `npm run build` when older than `src/`), or
- * the folder named by `DECLARATIONS_DIR` (an installed package, say).
+ * The built declarations are the folder named by `DECLARATIONS_DIR` (an installed package, say),
+ * else `dist/` when it is newer than `src/` (CI builds before it tests), else declarations this
+ * file emits once, in-process, into a temporary folder: `npm test` alone never builds or writes
+ * `dist/` (no child process, no race with anything else reading it).
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -188,7 +189,7 @@ describe('JSDoc on the public API', () => {
 // The built declarations: what a user's editor reads
 // ---------------------------------------------------------------------------------------------
 
-const DECLARATIONS = process.env.DECLARATIONS_DIR ?? join(root, 'dist');
+let DECLARATIONS = process.env.DECLARATIONS_DIR ?? join(root, 'dist');
 const BUILT_ENTRY_POINTS = ['index.d.ts', 'testing/index.d.ts'];
 
 function newestSource(dir: string): number {
@@ -200,12 +201,46 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** Builds `dist/` unless its declarations are newer than every source file. */
+/**
+ * Emits the entry points' declarations with the project's compiler options into a temporary
+ * folder that is its own `applicant-verification` package (so the testing kit's imports of the
+ * main entry resolve there, as they do in `dist/`), and returns the folder.
+ */
+function emitDeclarations(): string {
+  const out = mkdtempSync(join(tmpdir(), 'declarations-'));
+  const program = ts.createProgram(
+    ENTRY_POINTS.map((entry) => join(root, entry)),
+    {
+      ...compilerOptions(),
+      noEmit: false,
+      declaration: true,
+      emitDeclarationOnly: true,
+      outDir: out,
+      rootDir: join(root, 'src'),
+    },
+  );
+  const result = program.emit();
+  if (result.emitSkipped) throw new Error('declaration emit failed');
+  const types = (entry: string) => ({ types: entry, default: entry.replace(/\.d\.ts$/, '.js') });
+  writeFileSync(
+    join(out, 'package.json'),
+    JSON.stringify({
+      name: 'applicant-verification',
+      type: 'module',
+      exports: { '.': types('./index.d.ts'), './testing': types('./testing/index.d.ts') },
+    }),
+  );
+  return out;
+}
+
+let ready = false;
+/** Points {@link DECLARATIONS} at fresh declarations: see this file's header. */
 function ensureBuilt(): void {
-  if (process.env.DECLARATIONS_DIR !== undefined) return;
+  if (ready || process.env.DECLARATIONS_DIR !== undefined) return;
+  ready = true;
   const built = join(DECLARATIONS, 'index.d.ts');
   if (existsSync(built) && statSync(built).mtimeMs > newestSource(join(root, 'src'))) return;
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'pipe', timeout: 300_000 });
+  DECLARATIONS = emitDeclarations();
 }
 
 const DEPRECATED_FIELDS = [
@@ -233,10 +268,10 @@ function memberOf(
 
 describe('JSDoc in the built declarations', () => {
   let program: ts.Program;
-  const entries = BUILT_ENTRY_POINTS.map((entry) => join(DECLARATIONS, entry));
 
   beforeAll(() => {
     ensureBuilt();
+    const entries = BUILT_ENTRY_POINTS.map((entry) => join(DECLARATIONS, entry));
     program = ts.createProgram(entries, {
       module: ts.ModuleKind.NodeNext,
       moduleResolution: ts.ModuleResolutionKind.NodeNext,

@@ -56,7 +56,7 @@ describe('openEnum', () => {
 });
 
 describe('applicant groups', () => {
-  it('ApplicantGroup has the spec fields with their types', () => {
+  it('ApplicantGroup has the documented fields with their types', () => {
     expectTypeOf<ApplicantGroup['id']>().toEqualTypeOf<string>();
     expectTypeOf<ApplicantGroup['decision_maker_display_name']>().toEqualTypeOf<string>();
     expectTypeOf<ApplicantGroup['property']>().toEqualTypeOf<Property>();
@@ -78,7 +78,7 @@ describe('applicant groups', () => {
     expectTypeOf<string>().not.toExtend<keyof ApplicantGroup>();
   });
 
-  it('Property, Applicant and Verification have the spec fields', () => {
+  it('Property, Applicant and Verification have the documented fields', () => {
     expectTypeOf<Property>().toHaveProperty('zip_code').toEqualTypeOf<string>();
     expectTypeOf<Property['state']>().toEqualTypeOf<string>();
     expectTypeOf<Applicant['email']>().toEqualTypeOf<string>();
@@ -166,7 +166,7 @@ describe('reports', () => {
 });
 
 describe('screening groups', () => {
-  it('ScreeningGroup and Screening have the spec fields', () => {
+  it('ScreeningGroup and Screening have the documented fields', () => {
     expectTypeOf<ScreeningGroup['screenings']>().toEqualTypeOf<Screening[]>();
     expectTypeOf<'completed'>().toExtend<ScreeningGroup['status']>();
     expectTypeOf<ScreeningGroup['monthly_rent_cents']>().toEqualTypeOf<number>();
@@ -377,7 +377,7 @@ describe('typos are compile errors', () => {
     client.applicantGroups.list({ statuses: ['completed', 'in_progress'] });
   });
 
-  it('a request enum value the spec never shows', () => {
+  it('a request enum value the vendor documentation never shows', () => {
     const verification: S.VerificationRequest = {
       // @ts-expect-error income_verification is a response value only
       type: 'income_verification',

@@ -2,6 +2,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
+import { afterEach } from 'vitest';
+import { type ClientOptions, VerificationClient } from '../../src/index.js';
 import { expose } from './exposure.js';
 import { TEST_SECRET_KEY } from './secrets.js';
 
@@ -124,5 +126,33 @@ export function capturingLogger() {
   return {
     lines,
     logger: { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') },
+  };
+}
+
+/**
+ * One loopback server (the auth route included) and one client against it per test, both closed
+ * after each test. Call it at a test file's top level; `defaults` are the client options every
+ * setup of that file shares, `options` a setup's own.
+ */
+export function serverWithClient(defaults: Partial<ClientOptions> = {}) {
+  let server: TestServer | undefined;
+  let client: VerificationClient | undefined;
+  afterEach(async () => {
+    await client?.close();
+    await server?.close();
+    client = undefined;
+    server = undefined;
+  });
+  return async (routes: Record<string, Route>, options: Partial<ClientOptions> = {}) => {
+    server = await startServer({ 'POST /api/v1/tenants/auth': authRoute(), ...routes });
+    client = new VerificationClient({
+      baseURL: server.url,
+      clientId: CLIENT_ID,
+      secretKey: SECRET_KEY,
+      logLevel: 'off',
+      ...defaults,
+      ...options,
+    });
+    return { server, client };
   };
 }

@@ -18,7 +18,7 @@ describe('mock applicant groups', () => {
     await mock.close();
   });
 
-  it('creates a group with the fields of spec 2.1 and sends one email per applicant plus one text per phone', async () => {
+  it('creates a group with the fields of docs/wire-contract.md §2.1 and sends one email per applicant plus one text per phone', async () => {
     const group = expectOk(
       await create(
         applicantGroupBody({ correlation_id: 'app-1', unit_id: '7d1c6f3e-2b4a-4c8e-9f00-1a2b3c4d5e6f' }),

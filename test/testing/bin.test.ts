@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -7,29 +7,23 @@ import {
   applicantGroupSchema,
   reportDetailSchema,
 } from '../../src/schemas/index.js';
+import { startMockBin } from '../../src/testing/bin-main.js';
 import { applicantGroupBody, call, expectOk, login } from './helpers.js';
 
 const bin = fileURLToPath(new URL('../../src/testing/bin.ts', import.meta.url));
 
-/** Starts the bin; resolves once it printed its export lines. */
-async function startBin(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
-  }) as ChildProcessWithoutNullStreams;
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+/** Runs the bin's work in-process: same arguments, output lines and environment as the bin. */
+async function startInProcess(args: string[], env: Record<string, string> = {}) {
   let stdout = '';
   let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    stderr += chunk;
-  });
-  child.stdout.setEncoding('utf8');
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: string) => {
-      stdout += chunk;
-      if (stdout.includes('VERIFICATION_SECRET_KEY=')) resolve();
-    });
-    child.on('exit', () => reject(new Error(`bin exited early: ${stdout}${stderr}`)));
+  const mock = await startMockBin(args, {
+    out: (line) => {
+      stdout += `${line}\n`;
+    },
+    err: (line) => {
+      stderr += `${line}\n`;
+    },
+    env,
   });
   const url = /export VERIFICATION_BASE_URL=(\S+)/.exec(stdout)?.[1] ?? '';
   return {
@@ -37,8 +31,8 @@ async function startBin(args: string[], env: Record<string, string> = {}) {
     stdout: () => stdout,
     stderr: () => stderr,
     async stop() {
-      child.kill('SIGTERM');
-      return exited;
+      await mock?.close();
+      return 0;
     },
   };
 }
@@ -95,21 +89,21 @@ describe('applicant-verification-mock bin', () => {
     expect(await exited).toBe(0);
   });
 
-  it('rejects a bad option with a usage message and exit code 1', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', bin, '--port', 'abc'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+  it('rejects a bad option with the usage message', async () => {
+    const out: string[] = [];
+    const run = startMockBin(['--port', 'abc'], {
+      out: (line) => out.push(line),
+      err: (line) => out.push(line),
+      env: {},
     });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-    expect(code).toBe(1);
-    expect(stderr).toContain('--port must be an integer');
+    await expect(run).rejects.toThrow(
+      /--port must be an integer >= 0, got "abc"\nUsage: applicant-verification-mock/,
+    );
+    expect(out).toEqual([]);
   });
 
   it('walks a group from invitation to a downloaded PDF with fetch calls to the API and /__mock/ only', async () => {
-    const mock = await startBin(['--port', '0']);
+    const mock = await startInProcess(['--port', '0']);
     try {
       expect(mock.stdout()).toContain(`control API: ${mock.url}/__mock`);
       const auth = await http('POST', `${mock.url}/api/v1/tenants/auth`, {
@@ -164,7 +158,7 @@ describe('applicant-verification-mock bin', () => {
   });
 
   it('warns on a non-loopback host, naming the default credentials and how to set others', async () => {
-    const mock = await startBin(['--port', '0', '--host', '0.0.0.0']);
+    const mock = await startInProcess(['--port', '0', '--host', '0.0.0.0']);
     try {
       const warning = mock.stderr();
       expect(warning).toContain('Warning: the mock listens on 0.0.0.0');
@@ -175,13 +169,13 @@ describe('applicant-verification-mock bin', () => {
     } finally {
       await mock.stop();
     }
-    const quiet = await startBin(['--port', '0']);
+    const quiet = await startInProcess(['--port', '0']);
     await quiet.stop();
     expect(quiet.stderr()).toBe('');
   });
 
   it('takes credentials from the options or the environment, and does not echo a chosen secret', async () => {
-    const mock = await startBin(['--port', '0', '--client-id', 'team-client'], {
+    const mock = await startInProcess(['--port', '0', '--client-id', 'team-client'], {
       VERIFICATION_MOCK_SECRET_KEY: 'team-chosen-key',
     });
     try {

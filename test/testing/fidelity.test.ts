@@ -16,7 +16,7 @@ import { type Receiver, startReceiver } from './receiver.js';
 
 const DAY = 86_400_000;
 
-describe('mock fidelity to the spec', () => {
+describe('mock fidelity to docs/wire-contract.md', () => {
   let mock: MockApi;
   let bearer = '';
 
@@ -235,7 +235,7 @@ describe('mock fidelity to the spec', () => {
     // And at most $9,000 each: 10x the rent is out of reach.
     const high = await recommendation(10);
     expect(high.view).toMatchObject({ approval_recommendation: 'decline', income_multiplier_threshold: 10 });
-    // Without a threshold, the spec's default of 2.5 applies and shows in the answer.
+    // Without a threshold, the documented default of 2.5 applies and shows in the answer.
     const plain = screeningGroupSchema.parse(
       (await call('POST', '/api/v1/screening_groups', screeningGroupBody())).body,
     );

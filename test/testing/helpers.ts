@@ -109,7 +109,7 @@ export function screeningGroupBody(overrides: Record<string, unknown> = {}): Rec
   };
 }
 
-/** The mock's error body (its own contract: the spec does not show one). */
+/** The mock's error body (its own contract: the vendor's documentation does not show one). */
 export const errorBodySchema = z.strictObject({
   error: z.string().min(1),
   message: z.string().min(1),

@@ -102,7 +102,7 @@ function undeclaredKeys(schema: z.ZodType, value: unknown, path = '$'): string[]
       return childSchema ? undeclaredKeys(childSchema, child, `${path}.${key}`) : [`${path}.${key}`];
     });
   }
-  return []; // records (bank accounts, whose fields the spec leaves open) and leaves
+  return []; // records (bank accounts, whose fields the vendor's documentation leaves open) and leaves
 }
 
 /** Every income stream anywhere in an entry, with where it was found. */

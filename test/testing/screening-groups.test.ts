@@ -18,7 +18,7 @@ describe('mock screening groups', () => {
     await mock.close();
   });
 
-  it('creates a group per spec 2.6: unit appended on create, separate on list, defaults', async () => {
+  it('creates a group per docs/wire-contract.md §2.6: unit appended on create, separate on list, defaults', async () => {
     const created = expectOk(
       await create(screeningGroupBody({ correlation_id: 'lease-9' })),
       screeningGroupSchema,
@@ -37,7 +37,7 @@ describe('mock screening groups', () => {
       income_multiplier_threshold: 2.5,
       correlation_id: 'lease-9',
     });
-    // A millisecond-scale timestamp with a fraction, as the spec's sample.
+    // A millisecond-scale timestamp with a fraction, as the vendor's sample.
     expect(Math.floor(created.created_at_timestamp)).toBe(mock.clock.now());
     expect(
       created.screenings.map((s) => [s.applicant_email, s.screening_status, s.reason_completed]),

@@ -104,6 +104,7 @@ export function connect(
       allowInsecureHttp: values['allow-insecure-http'] ?? false,
       logLevel: logLevel(values, io),
       logger,
+      ...(io.clock ? { clock: io.clock } : {}),
       ...extra,
     });
   } catch (error) {

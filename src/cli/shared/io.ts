@@ -6,6 +6,8 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 
 /** A writable stream that may be a terminal. */
+import type { ClientOptions } from 'applicant-verification';
+
 export type OutputStream = Writable & { isTTY?: boolean; columns?: number };
 
 /** The environment of one command run. */
@@ -23,6 +25,8 @@ export interface CliIO {
    * starting new work, let work in flight settle for a bounded time, and write what they have.
    */
   signal: AbortSignal;
+  /** The clock the SDK waits with (polls, backoff); the real one when absent. Tests pass a fast one. */
+  clock?: ClientOptions['clock'];
 }
 
 /** Writes `chunk`, waiting for the stream to drain when it is full (a slow pipe must not buffer unbounded). */

@@ -2,8 +2,9 @@
  * Output of `groups list`, streamed one group at a time so a large account never sits in
  * memory: an aligned table for people, a JSON array or CSV for programs. Data goes to stdout.
  */
-import { type ApplicantGroup, isSettledGroup, toDate } from 'applicant-verification';
+import { type ApplicantGroup, toDate } from 'applicant-verification';
 import { toCsv } from '../../shared/csv-output.js';
+import { expiredBeforeCompletion } from '../../shared/group-state.js';
 import { type OutputStream, write } from '../../shared/io.js';
 import { toJson } from '../../shared/json-output.js';
 import { safeCell } from '../../shared/terminal.js';
@@ -143,8 +144,7 @@ function tableWriter(out: OutputStream): GroupWriter {
       if (first) await write(out, tableLine(TABLE.map(([title]) => title)));
       first = false;
       // Settled without completing: expired.
-      const status =
-        isSettledGroup(group) && group.status !== 'completed' ? `${group.status}*` : group.status;
+      const status = expiredBeforeCompletion(group) ? `${group.status}*` : group.status;
       await write(
         out,
         tableLine([

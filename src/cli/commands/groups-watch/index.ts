@@ -1,8 +1,9 @@
 /** `groups watch ID`: polls a group until it completes or expires, printing each status change. */
-import { type ApplicantGroup, isSettledGroup } from 'applicant-verification';
+import type { ApplicantGroup } from 'applicant-verification';
 import { EXIT_FAILED, EXIT_OK } from '../../errors.js';
 import { COMMON_HELP, expectPositionals, numberOption, parseCommand } from '../../shared/args.js';
 import { connect } from '../../shared/connection.js';
+import { expiredBeforeCompletion } from '../../shared/group-state.js';
 import { type CliIO, write } from '../../shared/io.js';
 import { progressMode, Reporter } from '../../shared/progress.js';
 import { safeCell } from '../../shared/terminal.js';
@@ -37,8 +38,7 @@ function applicantDone(applicant: ApplicantGroup['applicants'][number]): boolean
 /** One status line: time, id, status (or `expired`), applicants completed. */
 export function statusLine(group: ApplicantGroup, at: Date): string {
   // Settled but not completed: expired before every applicant finished.
-  const status =
-    isSettledGroup(group) && group.status !== 'completed' ? `expired (${group.status})` : group.status;
+  const status = expiredBeforeCompletion(group) ? `expired (${group.status})` : group.status;
   const done = group.applicants.filter(applicantDone).length;
   return `${at.toISOString()}  ${safeCell(group.id)}  ${safeCell(status)}  ${done}/${group.applicants.length} applicants completed\n`;
 }

@@ -1,0 +1,110 @@
+/**
+ * The work of `applicant-verification-mock` (src/testing/bin.ts), apart from the process: its
+ * arguments, output lines and environment come in through {@link MockBinIO}, so tests run it
+ * in-process and only the signal test spawns the bin.
+ */
+import { isIP } from 'node:net';
+import { parseArgs } from 'node:util';
+import { DEFAULT_CLIENT_ID, DEFAULT_SECRET_KEY } from './api.js';
+import { createMockServer, type MockServer } from './server.js';
+
+const USAGE = [
+  'Usage: applicant-verification-mock [--port 4010] [--seed 1] [--page-size 25] [--host 127.0.0.1]',
+  '                                   [--client-id ID] [--secret-key KEY]',
+  'Credentials also come from VERIFICATION_MOCK_CLIENT_ID and VERIFICATION_MOCK_SECRET_KEY.',
+].join('\n');
+
+function integer(name: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`--${name} must be an integer >= ${min}, got "${raw}"\n${USAGE}`);
+  }
+  return value;
+}
+
+/** Whether `host` only accepts connections from this machine. */
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost' || bare === '::1') return true;
+  return isIP(bare) === 4 && bare.startsWith('127.');
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/** Where the bin writes, and the environment it reads credentials from. */
+export interface MockBinIO {
+  /** One line of standard output. */
+  out(line: string): void;
+  /** One line of standard error. */
+  err(line: string): void;
+  /** Environment variables (`VERIFICATION_MOCK_*`). */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Runs the bin's work for `args`: parses them (a bad option throws, with the usage), starts the
+ * mock and prints its URL, credentials and `export` lines. Returns the running mock (`undefined`
+ * after `--help`); the bin closes it on SIGINT/SIGTERM.
+ */
+export async function startMockBin(args: readonly string[], io: MockBinIO): Promise<MockServer | undefined> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      port: { type: 'string', short: 'p' },
+      seed: { type: 'string', short: 's' },
+      'page-size': { type: 'string' },
+      host: { type: 'string' },
+      'client-id': { type: 'string' },
+      'secret-key': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    io.out(USAGE);
+    return undefined;
+  }
+  const host = values.host ?? '127.0.0.1';
+  const clientId = nonEmpty(values['client-id']) ?? nonEmpty(io.env.VERIFICATION_MOCK_CLIENT_ID);
+  const secretKey = nonEmpty(values['secret-key']) ?? nonEmpty(io.env.VERIFICATION_MOCK_SECRET_KEY);
+  const mock = await createMockServer({
+    port: integer('port', values.port, 4010, 0),
+    seed: integer('seed', values.seed, 1, 0),
+    pageSize: integer('page-size', values['page-size'], 25, 1),
+    host,
+    ...(clientId === undefined ? {} : { clientId }),
+    ...(secretKey === undefined ? {} : { secretKey }),
+  });
+  if (!isLoopback(host)) {
+    const defaults = [
+      clientId === undefined ? `client id "${DEFAULT_CLIENT_ID}"` : undefined,
+      secretKey === undefined ? `secret key "${DEFAULT_SECRET_KEY}"` : undefined,
+    ].filter((part) => part !== undefined);
+    io.err(
+      [
+        `Warning: the mock listens on ${host}, so other machines can reach it, and its control API`,
+        `(${mock.controlUrl}/) needs no token.`,
+        defaults.length > 0
+          ? `It accepts the well-known default ${defaults.join(' and ')}: set others with --client-id and --secret-key (or VERIFICATION_MOCK_CLIENT_ID and VERIFICATION_MOCK_SECRET_KEY).`
+          : 'It accepts the credentials you set.',
+      ].join('\n'),
+    );
+  }
+  // A secret key the user chose is theirs: it is not echoed back.
+  const shownSecret = secretKey === undefined ? mock.secretKey : '<the secret key you set>';
+  io.out(`Mock Applicant Verification API listening on ${mock.url}`);
+  io.out(`  control API: ${mock.controlUrl} (reset, outbox, applicants, clock, reports, faults, deliveries)`);
+  io.out(`  client id:   ${mock.clientId}`);
+  io.out(`  secret key:  ${shownSecret}`);
+  io.out('');
+  io.out(`export VERIFICATION_BASE_URL=${mock.url}`);
+  io.out(`export VERIFICATION_CLIENT_ID=${mock.clientId}`);
+  io.out(
+    `export VERIFICATION_SECRET_KEY=${secretKey === undefined ? mock.secretKey : "'<the secret key you set>'"}`,
+  );
+
+  return mock;
+}
