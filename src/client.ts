@@ -21,6 +21,7 @@ import { fetchTransport, undiciTransport } from './core/transport.js';
 import { ApplicantGroups } from './resources/applicant-groups.js';
 import { Auth } from './resources/auth.js';
 import { Reports } from './resources/reports.js';
+import { groupMayHaveBeenCreated } from './resources/resource.js';
 import { ScreeningGroups } from './resources/screening-groups.js';
 import { Webhooks } from './resources/webhooks.js';
 import { VERSION } from './version.js';
@@ -113,7 +114,11 @@ export class VerificationClient {
     this.screeningGroups = new ScreeningGroups(core);
     this.webhooks = new Webhooks(resolved.secretKey);
     this.auth = new Auth(tokens);
-    ({ request: this.request, get: this.get, post: this.post } = rawRequestMethods(core));
+    ({
+      request: this.request,
+      get: this.get,
+      post: this.post,
+    } = rawRequestMethods(core, groupMayHaveBeenCreated));
   }
 
   /** Closes the connections the client opened, so a batch script can exit. */

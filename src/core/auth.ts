@@ -4,7 +4,14 @@
  */
 import { decodeJwt } from 'jose/jwt/decode';
 import type { Logger } from './log.js';
-import type { IssuedToken } from './token-store.js';
+
+/** A token and when it stops being usable, epoch milliseconds. */
+export interface IssuedToken {
+  /** The bearer token. */
+  token: string;
+  /** Epoch milliseconds. */
+  expiresAt: number;
+}
 
 /** Gets a token: the JWT the token endpoint answered, or a stored token with its expiry. */
 export type TokenExchange = () => Promise<string | IssuedToken>;

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { APIPromise } from './api-promise.js';
+import type { CreateRecovery } from './create-recovery.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
 import type { Call, HttpCore, RequestOptions } from './http.js';
 
@@ -103,7 +104,10 @@ function bodyIssues(method: string, body: unknown): ValidationIssue[] {
  *
  * @throws {RequestValidationError} naming `method`, `path` or `body` when one is unusable.
  */
-export function rawCall<S extends z.ZodType>(request: RawRequest<S>): Call<S | z.ZodUnknown> {
+export function rawCall<S extends z.ZodType>(
+  request: RawRequest<S>,
+  unresolved: CreateRecovery<unknown>['unresolved'],
+): Call<S | z.ZodUnknown> {
   const method: unknown = request.method;
   const issues: ValidationIssue[] = [];
   if (method !== 'GET' && method !== 'POST') {
@@ -121,7 +125,7 @@ export function rawCall<S extends z.ZodType>(request: RawRequest<S>): Call<S | z
     schema: request.schema ?? z.unknown(),
     options: request.options,
     safety: isGet || request.idempotent === true ? 'read' : 'create',
-    recovery: { correlationId: undefined, lookup: request.lookup },
+    recovery: { correlationId: undefined, lookup: request.lookup, unresolved },
     operation: 'request',
   };
 }
@@ -160,7 +164,10 @@ export interface RawPostMethod {
 }
 
 /** The client's raw-request methods, sending through `core`. */
-export function rawRequestMethods(core: HttpCore): {
+export function rawRequestMethods(
+  core: HttpCore,
+  unresolved: CreateRecovery<unknown>['unresolved'],
+): {
   request: RawRequestMethod;
   get: RawGetMethod;
   post: RawPostMethod;
@@ -168,7 +175,7 @@ export function rawRequestMethods(core: HttpCore): {
   function request<S extends z.ZodType>(raw: RawRequest<S> & { schema: S }): APIPromise<z.output<S>>;
   function request(raw: RawRequest): APIPromise<unknown>;
   function request(raw: RawRequest): APIPromise<unknown> {
-    return core.request(rawCall(raw));
+    return core.request(rawCall(raw, unresolved));
   }
   function get<S extends z.ZodType>(
     path: string,

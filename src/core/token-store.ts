@@ -4,7 +4,7 @@
  * obtains. The single-flight refresh stays per process (the TokenManager's); the store only
  * decides where a refresh gets its token from.
  */
-import { REFRESH_MARGIN_MS, readTokenLifetime, type TokenExchange } from './auth.js';
+import { type IssuedToken, REFRESH_MARGIN_MS, readTokenLifetime, type TokenExchange } from './auth.js';
 import type { Logger } from './log.js';
 
 /** An access token as kept in a {@link TokenStore}. */
@@ -28,14 +28,6 @@ export interface TokenStore {
   get(): Promise<StoredToken | undefined>;
   /** Saves a freshly exchanged token. */
   set(token: StoredToken): Promise<void>;
-}
-
-/** A token and when it stops being usable, epoch milliseconds. */
-export interface IssuedToken {
-  /** The bearer token. */
-  token: string;
-  /** Epoch milliseconds. */
-  expiresAt: number;
 }
 
 /** Whether `value` has the shape of a {@link StoredToken} (stores return whatever they hold). */

@@ -1,5 +1,5 @@
 /** The base of every resource class: it holds the HTTP core and nothing else. */
-import type { CreateRecovery, LookupOptions } from '../core/create-recovery.js';
+import type { CreateRecovery, LookupOptions, UnresolvedCreate } from '../core/create-recovery.js';
 import { GroupMayHaveBeenCreatedError } from '../core/errors.js';
 import type { HttpCore } from '../core/http.js';
 
@@ -22,16 +22,16 @@ export function groupCreateRecovery<T>(
   correlationId: string | undefined,
   lookup?: (options: LookupOptions) => Promise<T | undefined>,
 ): CreateRecovery<T> {
-  return {
-    correlationId,
-    lookup,
-    unresolved: (failure) =>
-      new GroupMayHaveBeenCreatedError(
-        failure.path,
-        failure.correlationId,
-        failure.cause,
-        failure.what,
-        failure.searched,
-      ),
-  };
+  return { correlationId, lookup, unresolved: groupMayHaveBeenCreated };
+}
+
+/** The error of a POST whose outcome stayed unknown: a group (and its invitations) may exist. */
+export function groupMayHaveBeenCreated(failure: UnresolvedCreate): GroupMayHaveBeenCreatedError {
+  return new GroupMayHaveBeenCreatedError(
+    failure.path,
+    failure.correlationId,
+    failure.cause,
+    failure.what,
+    failure.searched,
+  );
 }
