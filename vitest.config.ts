@@ -15,6 +15,8 @@ export const shared = {
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Both cores: vitest's default leaves one free, which on a 2-core machine runs one file at a time.
+    maxWorkers: 2,
   },
 } satisfies ViteUserConfig;
 
