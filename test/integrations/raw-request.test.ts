@@ -14,27 +14,14 @@ import {
   VerificationClient,
 } from '../../src/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import { groupCreateBody } from '../support/bodies.js';
 import { caught, exposeError } from '../support/exposure.js';
 import { authRoute, CLIENT_ID, capturingLogger, SECRET_KEY, startServer } from '../support/http-server.js';
 
 const GROUPS = '/api/v1/applicant_groups';
 const CREATE = `POST ${GROUPS}`;
 
-const groupBody = (key: string) => ({
-  applicants: [
-    { first_name: 'Ana', last_name: 'Silva', email: `ana.${key}@example.com`, phone_number: '+14155550123' },
-  ],
-  property: {
-    name: 'Maple Court',
-    street_address: '77 Maple Ave',
-    city: 'Denver',
-    state: 'Colorado',
-    zip_code: '80203',
-  },
-  decision_maker_display_name: 'Maple Court Leasing',
-  monthly_rent: 1950,
-  correlation_id: `raw-${key}`,
-});
+const groupBody = (key: string) => groupCreateBody(`ana.${key}@example.com`, `raw-${key}`);
 
 /** The fields this test reads of a list page: a schema of the caller's own. */
 const groupListSchema = z.object({

@@ -14,6 +14,7 @@ import {
   VerificationClient,
 } from '../../src/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import { groupCreateBody } from '../support/bodies.js';
 import { expose } from '../support/exposure.js';
 
 const GROUPS = '/api/v1/applicant_groups';
@@ -72,21 +73,7 @@ function normalise(events: Event[]): Event[] {
   });
 }
 
-const body = (correlationId: string) => ({
-  applicants: [
-    { first_name: 'Ana', last_name: 'Silva', email: 'ana.silva@example.com', phone_number: '+14155550123' },
-  ],
-  property: {
-    name: 'Maple Court',
-    street_address: '77 Maple Ave',
-    city: 'Denver',
-    state: 'Colorado',
-    zip_code: '80203',
-  },
-  decision_maker_display_name: 'Maple Court Leasing',
-  monthly_rent: 1950,
-  correlation_id: correlationId,
-});
+const body = (correlationId: string) => groupCreateBody('ana.silva@example.com', correlationId);
 
 const createContext = (extra: Record<string, unknown>) => ({
   id: 1,
