@@ -145,7 +145,10 @@ const reportDetailTransform = z.unknown().transform((value, ctx): ReportDetail =
  * instead of one opaque union failure, and an unknown type is kept instead of rejected.
  * Carries its pick under `SCHEMA_PICK` for the response checker.
  */
-export const reportDetailSchema: typeof reportDetailTransform = Object.assign(reportDetailTransform, {
+export const reportDetailSchema: z.ZodPipe<
+  z.ZodUnknown,
+  z.ZodTransform<ReportDetail, unknown>
+> = Object.assign(reportDetailTransform, {
   [SCHEMA_PICK]: reportDetailSchemaFor,
 });
 
