@@ -19,11 +19,11 @@ import {
 import { createMockServer } from '../../src/testing/index.js';
 import { caught } from '../support/exposure.js';
 import {
-  authRoute,
   CLIENT_ID,
   capturingLogger,
   type Route,
   SECRET_KEY,
+  serverWithClient,
   startServer,
   type TestServer,
 } from '../support/http-server.js';
@@ -35,6 +35,7 @@ const slow: Route = () => ({ status: 200, body: empty, delayMs: 400 });
 /** A long run of decimals, as in `within 299.9871460000004 ms`. */
 const UNROUNDED = /\d\.\d{3,}/;
 
+// For the tests that build their client by hand (no auth route, a static token, a logger).
 let server: TestServer | undefined;
 let client: VerificationClient | undefined;
 afterEach(async () => {
@@ -44,16 +45,11 @@ afterEach(async () => {
   server = undefined;
 });
 
+const serve = serverWithClient();
+
 async function setup(routes: Record<string, Route>, options: Partial<ClientOptions> = {}) {
-  server = await startServer({ 'POST /api/v1/tenants/auth': authRoute(), ...routes });
-  client = new VerificationClient({
-    baseURL: server.url,
-    clientId: CLIENT_ID,
-    secretKey: SECRET_KEY,
-    logLevel: 'off',
-    ...options,
-  });
-  return { server, client, host: new URL(server.url).host };
+  const made = await serve(routes, options);
+  return { ...made, host: new URL(made.server.url).host };
 }
 
 /** A loopback port with nothing listening. */

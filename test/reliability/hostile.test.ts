@@ -13,7 +13,6 @@ import {
   APIConnectionTimeoutError,
   APIError,
   BadRequestError,
-  type ClientOptions,
   RateLimitError,
   RequestValidationError,
   ResponseValidationError,
@@ -28,6 +27,7 @@ import {
   mintToken,
   type Route,
   SECRET_KEY,
+  serverWithClient,
   startServer,
   type TestServer,
 } from '../support/http-server.js';
@@ -38,6 +38,7 @@ const GROUPS_PATH = '/api/v1/applicant_groups';
 const REPORT = 'c0ffee00-1111-4222-8333-444455556666';
 const empty = { household_reports: [], individual_reports: [] };
 
+// For the tests that build their client by hand (no auth route, a static token, a logger).
 let server: TestServer | undefined;
 let client: VerificationClient | undefined;
 afterEach(async () => {
@@ -47,17 +48,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function setup(routes: Record<string, Route>, options: Partial<ClientOptions> = {}) {
-  server = await startServer({ 'POST /api/v1/tenants/auth': authRoute(), ...routes });
-  client = new VerificationClient({
-    baseURL: server.url,
-    clientId: CLIENT_ID,
-    secretKey: SECRET_KEY,
-    logLevel: 'off',
-    ...options,
-  });
-  return { server, client };
-}
+const setup = serverWithClient();
 
 /**
  * A clock that records every wait the SDK chooses and waits only a millisecond of it; its time
