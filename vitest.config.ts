@@ -1,7 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config';
 
-/** What every run shares: the package names pointed at the sources, the redaction scan, timeouts. */
+/** Scans what the tests showed for secrets and contact details, after the run. */
+export const REDACTION_SCAN = 'test/support/global-redaction.ts';
+
+/** What every run shares: the package names pointed at the sources, the exposure collection, timeouts. */
 export const shared = {
   resolve: {
     alias: {
@@ -11,7 +14,6 @@ export const shared = {
   },
   test: {
     setupFiles: ['test/support/setup-exposure.ts'],
-    globalSetup: ['test/support/global-redaction.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
@@ -20,14 +22,34 @@ export const shared = {
   },
 } satisfies ViteUserConfig;
 
+/** Files that mock a module (`vi.mock`): they need a module cache of their own. */
+const OWN_MODULES = ['test/integrations/runtime-transport.test.ts'];
+
 // `npm test`. The examples run as their own CI step (`npm run examples`, vitest.examples.config.ts).
 // The type tests (`*.test-d.ts`) are checked by `npm run typecheck`: tsconfig.json includes test/,
 // and a failed `expectTypeOf` assertion is a compile error there, so vitest does not typecheck.
 export default defineConfig({
   ...shared,
   test: {
-    ...shared.test,
-    include: ['test/**/*.test.ts'],
-    exclude: [...configDefaults.exclude, 'test/examples/**'],
+    // Once for the run, not per project: the scan covers every project's files.
+    globalSetup: [REDACTION_SCAN],
+    maxWorkers: shared.test.maxWorkers,
+    projects: [
+      {
+        ...shared,
+        test: {
+          ...shared.test,
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/examples/**', ...OWN_MODULES],
+          // The files of a worker share one module cache: each file re-imported the SDK, the mock
+          // and zod (half a second a file, most of the suite's time). So no test file registers
+          // hooks at import time in a shared module, and state a file changes it restores.
+          isolate: false,
+          unstubEnvs: true,
+        },
+      },
+      { ...shared, test: { ...shared.test, name: 'own-modules', include: OWN_MODULES } },
+    ],
   },
 });

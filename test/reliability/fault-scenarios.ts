@@ -31,15 +31,23 @@ const fastClock = {
 };
 
 export let mock: MockServer;
-beforeAll(async () => {
-  mock = await createMockServer({ seed: 5, pageSize: 50 });
-});
-afterAll(async () => {
-  await mock.close();
-});
-beforeEach(() => {
-  mock.faults.clear();
-});
+
+/**
+ * Gives the calling test file its own mock for its scenarios. Called by each file, not at import:
+ * the suite shares a module cache between files (`isolate: false`), so hooks registered at import
+ * would belong to whichever file imported this module first.
+ */
+export function useFaultMock(): void {
+  beforeAll(async () => {
+    mock = await createMockServer({ seed: 5, pageSize: 50 });
+  });
+  afterAll(async () => {
+    await mock.close();
+  });
+  beforeEach(() => {
+    mock.faults.clear();
+  });
+}
 
 function bodies(run: string, withCorrelationIds: boolean): ApplicantGroupCreateParams[] {
   return Array.from({ length: BATCH }, (_, i) => ({

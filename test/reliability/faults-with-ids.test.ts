@@ -8,7 +8,10 @@ import {
   runBatch,
   serverGroupsOf,
   slug,
+  useFaultMock,
 } from './fault-scenarios.js';
+
+useFaultMock();
 
 describe.each(committed)('fault: $name', (scenario) => {
   it('200 creates with correlation_ids: exactly 200 groups and 200 invitation sets', async () => {

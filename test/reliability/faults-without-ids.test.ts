@@ -9,7 +9,10 @@ import {
   serverGroupsOf,
   slug,
   unprocessed,
+  useFaultMock,
 } from './fault-scenarios.js';
+
+useFaultMock();
 
 // After a 429 or a 401 the SDK resends a create without a correlation id: the server said it did
 // not process it. The two scenarios where the server lies about that are left out here.
