@@ -22,10 +22,16 @@ export const shared = {
   },
 } satisfies ViteUserConfig;
 
+/**
+ * Run as their own CI steps: the examples (`npm run examples`, vitest.examples.config.ts) and the
+ * built declarations (the packaging checks, vitest.package.config.ts).
+ */
+const NOT_IN_NPM_TEST = ['test/examples/**', 'test/package/declarations.test.ts'];
+
 /** Files that mock a module (`vi.mock`): they need a module cache of their own. */
 const OWN_MODULES = ['test/integrations/runtime-transport.test.ts'];
 
-// `npm test`. The examples run as their own CI step (`npm run examples`, vitest.examples.config.ts).
+// `npm test`.
 // The type tests (`*.test-d.ts`) are checked by `npm run typecheck`: tsconfig.json includes test/,
 // and a failed `expectTypeOf` assertion is a compile error there, so vitest does not typecheck.
 export default defineConfig({
@@ -41,7 +47,7 @@ export default defineConfig({
           ...shared.test,
           name: 'suite',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/examples/**', ...OWN_MODULES],
+          exclude: [...configDefaults.exclude, ...NOT_IN_NPM_TEST, ...OWN_MODULES],
           // The files of a worker share one module cache: each file re-imported the SDK, the mock
           // and zod (half a second a file, most of the suite's time). So no test file registers
           // hooks at import time in a shared module, and state a file changes it restores.
