@@ -5,7 +5,7 @@
  * every call returned its group or threw GroupMayHaveBeenCreatedError naming its correlation_id.
  *
  * Time is scaled down so the suite runs in seconds: attempt timeouts of 100-250 ms, a commit
- * held 150 ms past a 100 ms timeout, a list that lags 400 ms (the issue's "2 s"), and the SDK's
+ * held 150 ms past a 100 ms timeout, a list that lags 200 ms (2 s at the suite's tenth), and the SDK's
  * own waits (backoff, 429 pause, grace-window polls) run at a tenth of their length through the
  * client's clock. The grace window itself is measured in real time.
  */
@@ -106,8 +106,8 @@ export interface Scenario {
 export const committed: Scenario[] = [
   { name: 'commit after the client timeout', faults: [[24, { commitDelayMs: 150 }, CREATE]], timeout: 100 },
   {
-    name: 'list lag of 400 ms, answers lost',
-    faults: [[BATCH, { listLagMs: 400 }, CREATE]],
+    name: 'list lag of 200 ms, answers lost',
+    faults: [[BATCH, { listLagMs: 200 }, CREATE]],
     fetch: () => fetchLosingCreateAnswers(24),
     graceWindow: 5_000,
   },
@@ -148,9 +148,9 @@ export const committed: Scenario[] = [
 
 /** Faults after which nothing was created: a create with a correlation id ends after the grace window. */
 export const unprocessed: Scenario[] = [
-  { name: 'reset before processing', faults: [[24, { reset: 'before' }, CREATE]], graceWindow: 300 },
-  { name: '500 before processing', faults: [[24, { status: 500 }, CREATE]], graceWindow: 300 },
-  { name: '502 before processing', faults: [[24, { status: 502 }, CREATE]], graceWindow: 300 },
+  { name: 'reset before processing', faults: [[24, { reset: 'before' }, CREATE]], graceWindow: 150 },
+  { name: '500 before processing', faults: [[24, { status: 500 }, CREATE]], graceWindow: 150 },
+  { name: '502 before processing', faults: [[24, { status: 502 }, CREATE]], graceWindow: 150 },
 ];
 
 function client(scenario: Scenario, logger: ReturnType<typeof capturingLogger>['logger']) {

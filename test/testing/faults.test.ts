@@ -252,7 +252,7 @@ describe('mock fault injection', () => {
       });
 
       it('listLagMs: no create is listed right after it returns; all are listed once the lag passes', async () => {
-        mock.faults.next(total, { listLagMs: 1000 });
+        mock.faults.next(total, { listLagMs: 400 });
         const seen = await run(async (i) => {
           expectOk(await createWith(`lag-${i}`), applicantGroupSchema);
           return byCorrelation(`lag-${i}`);
@@ -266,7 +266,7 @@ describe('mock fault injection', () => {
       });
 
       it('commitDelayMs: clients that give up first leave every group created afterwards', async () => {
-        mock.faults.next(total, { commitDelayMs: 500 }, { method: 'POST' });
+        mock.faults.next(total, { commitDelayMs: 300 }, { method: 'POST' });
         const outcomes = await run((i) =>
           request(`${mock.url}/api/v1/applicant_groups`, {
             method: 'POST',
