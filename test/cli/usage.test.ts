@@ -10,6 +10,7 @@ import { InterruptedError } from '../../src/cli/errors.js';
 import { runCli } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/shared/io.js';
 import { VERSION } from '../../src/version.js';
+import { backoffBefore, recordingClock } from '../support/clock.js';
 import { expose } from '../support/exposure.js';
 import { REPO, tempDir } from './helpers.js';
 
@@ -22,10 +23,14 @@ function collect() {
   return { stream, text: () => text };
 }
 
-async function run(argv: string[], env: Record<string, string> = {}, signal = new AbortController().signal) {
+async function run(
+  argv: string[],
+  env: Record<string, string> = {},
+  { signal = new AbortController().signal, clock }: { signal?: AbortSignal; clock?: CliIO['clock'] } = {},
+) {
   const stdout = collect();
   const stderr = collect();
-  const io: CliIO = { stdout: stdout.stream, stderr: stderr.stream, env, cwd: REPO, signal };
+  const io: CliIO = { stdout: stdout.stream, stderr: stderr.stream, env, cwd: REPO, signal, clock };
   const code = await runCli(argv, io);
   expose(stderr.text());
   return { code, stdout: stdout.text(), stderr: stderr.text() };
@@ -142,18 +147,26 @@ describe('help and usage', () => {
   });
 
   it('prints one line per retry at the default level, so an unreachable host is not silence', async () => {
-    const result = await run(['groups', 'list', '--max-retries', '1'], {
-      VERIFICATION_BASE_URL: 'http://127.0.0.1:9',
-      VERIFICATION_CLIENT_ID: 'id',
-      VERIFICATION_SECRET_KEY: 'sk_test_super_secret_value',
-    });
+    const clock = recordingClock();
+    const result = await run(
+      ['groups', 'list', '--max-retries', '1'],
+      {
+        VERIFICATION_BASE_URL: 'http://127.0.0.1:9',
+        VERIFICATION_CLIENT_ID: 'id',
+        VERIFICATION_SECRET_KEY: 'sk_test_super_secret_value',
+      },
+      { clock },
+    );
     expect(result.code).toBe(1);
     const retries = result.stderr.split('\n').filter((line) => line.startsWith('retrying in '));
     // One line for the one retry the call's budget allows: the wait, the attempt, the call and the cause.
     expect(retries).toHaveLength(1);
     expect(retries[0]).toMatch(
-      /^retrying in \d+(\.\d)? m?s \(attempt 2 of 2\): GET \/api\/v1\/applicant_groups\?page=1 on 127\.0\.0\.1:9: .*nothing was sent.*ECONNREFUSED/,
+      /^retrying in \d+ ms \(attempt 2 of 2\): GET \/api\/v1\/applicant_groups\?page=1 on 127\.0\.0\.1:9: .*nothing was sent.*ECONNREFUSED/,
     );
+    // The wait it names is the one taken.
+    expect(clock.waits).toEqual([backoffBefore(0)]);
+    expect(retries[0]).toContain(`retrying in ${Math.round(clock.waits[0] ?? -1)} ms `);
   });
 
   it('the example CSV is valid: a dry run plans its households without credentials', async () => {
@@ -175,7 +188,7 @@ describe('help and usage', () => {
       VERIFICATION_CLIENT_ID: 'id',
       VERIFICATION_SECRET_KEY: 'k',
     };
-    const result = await run(['groups', 'create', '--csv', csv, '--log', log], env, stop.signal);
+    const result = await run(['groups', 'create', '--csv', csv, '--log', log], env, { signal: stop.signal });
     expect(result.code).toBe(143);
     const [written] = readdirSync(dir);
     expect(readFileSync(join(dir, written ?? ''), 'utf8').match(/not_attempted/g)).toHaveLength(5);

@@ -4,13 +4,14 @@
  * The escape hatch for fields newer than the SDK (`extraBody`, `extraQuery`) is checked here too.
  */
 import { describe, expect, it } from 'vitest';
-import { realSleep } from '../../src/core/clock.js';
+import { BACKOFF } from '../../src/core/retry.js';
 import {
   type ApplicantGroupCreateParams,
   GroupMayHaveBeenCreatedError,
   RequestValidationError,
 } from '../../src/index.js';
 import { loadFixture } from '../fixtures/load.js';
+import { backoffBefore, recordingClock } from '../support/clock.js';
 import { caught } from '../support/exposure.js';
 import { serverWithClient, type TestServer } from '../support/http-server.js';
 
@@ -31,28 +32,45 @@ const body = (correlationId?: string): ApplicantGroupCreateParams => ({
 });
 const listOf = (...groups: unknown[]) => ({ applicant_groups: groups, total_count: groups.length });
 
-const setup = serverWithClient({
-  createGraceWindow: 300,
-  clock: { now: () => Date.now(), sleep: (ms, signal) => realSleep(ms / 20, signal) },
-});
+// Tests that wait pass a recording clock: the grace window and every backoff pass on it, not in real time.
+const setup = serverWithClient({ createGraceWindow: 5_000 });
 
 /** The methods the server saw on the groups path, in order: `POST`, `GET`, ... */
 const sequence = (server: TestServer) => server.to(GROUPS).map((request) => request.method);
 
 describe('create policy', () => {
   it('an ambiguous 503 with a correlation_id: polled over the grace window, never resent, then reported', async () => {
-    const { server, client } = await setup({
-      [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
-      [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
-    });
+    const clock = recordingClock();
+    const { server, client } = await setup(
+      {
+        [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
+        [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
+      },
+      { clock },
+    );
+    const started = clock.now();
     const error = await caught(client.applicantGroups.create(body('lease-1')));
     expect(error).toBeInstanceOf(GroupMayHaveBeenCreatedError);
     expect((error as GroupMayHaveBeenCreatedError).correlationId).toBe('lease-1');
-    expect((error as Error).message).toContain('grace window');
     expect((error as Error).message).toContain('"lease-1"');
     const seen = sequence(server);
     expect(seen.filter((method) => method === 'POST')).toHaveLength(1);
-    expect(seen.filter((method) => method === 'GET').length).toBeGreaterThanOrEqual(2);
+    expect((error as Error).message).toMatch(/within the 5 s grace window \(\d+ lookups/);
+    const lookups = Number(/grace window \((\d+) lookups/.exec((error as Error).message)?.[1]);
+    // The last lookup, at the window's end, gets only what time is left and may not reach the server.
+    const received = seen.filter((method) => method === 'GET').length;
+    expect(received).toBeGreaterThanOrEqual(2);
+    expect(received).toBeLessThanOrEqual(lookups);
+    // A lookup after every wait; the waits grow as the backoff does, the last one cut to the
+    // window's end; the window was used to its end, and no further.
+    expect(lookups).toBe(clock.waits.length + 1);
+    const last = clock.waits.length - 1;
+    expect(clock.waits.slice(0, last)).toEqual(
+      clock.waits.slice(0, last).map((_, poll) => backoffBefore(poll)),
+    );
+    expect(clock.waits[last]).toBeLessThanOrEqual(Math.min(BACKOFF.initialMs * 2 ** last, BACKOFF.maxMs));
+    expect(clock.waits.reduce((sum, wait) => sum + wait, 0)).toBeLessThanOrEqual(5_000);
+    expect(clock.now() - started).toBeGreaterThanOrEqual(5_000);
     expect(
       server
         .to(GROUPS)
@@ -62,6 +80,7 @@ describe('create policy', () => {
   });
 
   it('a timeout whose group shows up on a later lookup: returned, with one POST', async () => {
+    const clock = recordingClock();
     const { server, client } = await setup(
       {
         [`POST ${GROUPS}`]: () => ({ status: 200, body: stored, delayMs: 300 }),
@@ -70,55 +89,74 @@ describe('create policy', () => {
           body: count < 3 ? listOf() : listOf(stored),
         }),
       },
-      { timeout: 100, createGraceWindow: 5_000 },
+      { clock, timeout: 100 },
     );
     const group = await client.applicantGroups.create(body(String(stored.correlation_id)));
     expect(group.id).toBe(stored.id);
     expect(sequence(server)).toEqual(['POST', 'GET', 'GET', 'GET']);
+    expect(clock.waits).toEqual([backoffBefore(0), backoffBefore(1)]);
   });
 
   it('an ambiguous failure without a correlation_id throws at once: no lookup, no resend', async () => {
-    const { server, client } = await setup({
-      [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
-    });
+    const clock = recordingClock();
+    const { server, client } = await setup(
+      { [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }) },
+      { clock },
+    );
     const error = await caught(client.applicantGroups.create(body()));
     expect(error).toBeInstanceOf(GroupMayHaveBeenCreatedError);
     expect((error as Error).message).toContain('Pass a correlation_id');
     expect(sequence(server)).toEqual(['POST']);
+    expect(clock.waits).toEqual([]);
   });
 
   it('a 429 with a correlation_id: looked up before the resend', async () => {
-    const { server, client } = await setup({
-      [`POST ${GROUPS}`]: (_request, count) =>
-        count === 1
-          ? { status: 429, headers: { 'retry-after': '0' }, body: {} }
-          : { status: 200, body: stored },
-      [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
-    });
+    const clock = recordingClock();
+    const { server, client } = await setup(
+      {
+        [`POST ${GROUPS}`]: (_request, count) =>
+          count === 1
+            ? { status: 429, headers: { 'retry-after': '0' }, body: {} }
+            : { status: 200, body: stored },
+        [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
+      },
+      { clock },
+    );
     await expect(client.applicantGroups.create(body('lease-2'))).resolves.toMatchObject({ id: stored.id });
     expect(sequence(server)).toEqual(['POST', 'GET', 'POST']);
+    expect(clock.waits).toEqual([BACKOFF.floorMs]);
   });
 
   it('a 429 after which the group exists (the server lied): returned, not resent', async () => {
-    const { server, client } = await setup({
-      [`POST ${GROUPS}`]: () => ({ status: 429, headers: { 'retry-after': '0' }, body: {} }),
-      [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf(stored) }),
-    });
+    const clock = recordingClock();
+    const { server, client } = await setup(
+      {
+        [`POST ${GROUPS}`]: () => ({ status: 429, headers: { 'retry-after': '0' }, body: {} }),
+        [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf(stored) }),
+      },
+      { clock },
+    );
     await expect(client.applicantGroups.create(body(String(stored.correlation_id)))).resolves.toMatchObject({
       id: stored.id,
     });
     expect(sequence(server)).toEqual(['POST', 'GET']);
+    expect(clock.waits).toEqual([BACKOFF.floorMs]);
   });
 
   it('a 429 without a correlation_id is resent as is: the server refused it before processing', async () => {
-    const { server, client } = await setup({
-      [`POST ${GROUPS}`]: (_request, count) =>
-        count === 1
-          ? { status: 429, headers: { 'retry-after': '0' }, body: {} }
-          : { status: 200, body: stored },
-    });
+    const clock = recordingClock();
+    const { server, client } = await setup(
+      {
+        [`POST ${GROUPS}`]: (_request, count) =>
+          count === 1
+            ? { status: 429, headers: { 'retry-after': '0' }, body: {} }
+            : { status: 200, body: stored },
+      },
+      { clock },
+    );
     await expect(client.applicantGroups.create(body())).resolves.toMatchObject({ id: stored.id });
     expect(sequence(server)).toEqual(['POST', 'POST']);
+    expect(clock.waits).toEqual([BACKOFF.floorMs]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { BACKOFF } from '../../src/core/retry.js';
 import {
   APIConnectionTimeoutError,
   APIUserAbortError,
@@ -9,6 +10,7 @@ import {
   RateLimitError,
   VerificationClient,
 } from '../../src/index.js';
+import { backoffBefore, recordingClock } from '../support/clock.js';
 import { caught } from '../support/exposure.js';
 import {
   authRoute,
@@ -127,33 +129,42 @@ describe('HTTP core over undici (loopback)', () => {
   });
 
   it('succeeds after 503 twice then 200, in three attempts', async () => {
-    const { server, client } = await setup({
-      [`GET ${REPORTS_PATH}`]: (request, count) =>
-        count <= 2
-          ? { status: 503, headers: { 'retry-after-ms': '5' }, body: { error: 'unavailable' } }
-          : ok(request, count),
-    });
+    const clock = recordingClock();
+    const { server, client } = await setup(
+      {
+        [`GET ${REPORTS_PATH}`]: (request, count) =>
+          count <= 2
+            ? { status: 503, headers: { 'retry-after-ms': '5' }, body: { error: 'unavailable' } }
+            : ok(request, count),
+      },
+      { clock },
+    );
     await expect(client.applicantGroups.listReports(GROUP)).resolves.toMatchObject({ household_reports: [] });
     expect(server.to(REPORTS_PATH)).toHaveLength(3);
+    // The server's 5 ms, raised to the floor, before each retry.
+    expect(clock.waits).toEqual([BACKOFF.floorMs, BACKOFF.floorMs]);
   });
 
   it('honours Retry-After on 429', async () => {
-    const times: number[] = [];
-    const { server, client } = await setup({
-      [`GET ${REPORTS_PATH}`]: (request, count) => {
-        times.push(Date.now());
-        return count === 1
-          ? { status: 429, headers: { 'retry-after': '1' }, body: { error: 'rate_limited' } }
-          : ok(request, count);
+    const clock = recordingClock();
+    const { server, client } = await setup(
+      {
+        [`GET ${REPORTS_PATH}`]: (request, count) =>
+          count === 1
+            ? { status: 429, headers: { 'retry-after': '1' }, body: { error: 'rate_limited' } }
+            : ok(request, count),
       },
-    });
+      { clock },
+    );
     await client.applicantGroups.listReports(GROUP);
     expect(server.to(REPORTS_PATH)).toHaveLength(2);
-    // The second attempt waited for the server's word (1 s), not the 0.5 s default backoff.
-    expect((times[1] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(950);
+    // The second attempt waited for the server's word (1 s), not the 0.5 s default backoff; the
+    // client-wide pause the 429 started ended with that wait.
+    expect(clock.waits).toEqual([1_000]);
   });
 
   it('gives up on 429 after maxRetries with RateLimitError carrying retryAfter', async () => {
+    const clock = recordingClock();
     const { server, client } = await setup(
       {
         [`GET ${REPORTS_PATH}`]: () => ({
@@ -162,12 +173,14 @@ describe('HTTP core over undici (loopback)', () => {
           body: { error: 'rate_limited' },
         }),
       },
-      { maxRetries: 1 },
+      { clock, maxRetries: 1 },
     );
     const error = await caught(client.applicantGroups.listReports(GROUP));
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfter).toBe(0);
     expect(server.to(REPORTS_PATH)).toHaveLength(2);
+    // `Retry-After: 0` still waits the floor before the one retry; none after the last attempt.
+    expect(clock.waits).toEqual([BACKOFF.floorMs]);
   });
 
   it('does not retry a 400', async () => {
@@ -201,6 +214,7 @@ describe('HTTP core over undici (loopback)', () => {
   });
 
   it('retries a GET after a timeout', async () => {
+    const clock = recordingClock();
     const { server, client } = await setup(
       {
         [`GET ${REPORTS_PATH}`]: (request, count) => ({
@@ -208,10 +222,12 @@ describe('HTTP core over undici (loopback)', () => {
           delayMs: count === 1 ? 400 : 0,
         }),
       },
-      { timeout: 100 },
+      { clock, timeout: 100 },
     );
     await expect(client.applicantGroups.listReports(GROUP)).resolves.toBeDefined();
     expect(server.to(REPORTS_PATH)).toHaveLength(2);
+    // A timeout carries no Retry-After: the SDK's own backoff.
+    expect(clock.waits).toEqual([backoffBefore(0)]);
   });
 
   it('aborts with APIUserAbortError when the caller cancels', async () => {
@@ -261,7 +277,7 @@ describe('HTTP core over undici (loopback)', () => {
         [`GET ${REPORTS_PATH}`]: (request, count) =>
           count === 1 ? { status: 503, headers: { 'retry-after-ms': '1' } } : ok(request, count),
       },
-      { logLevel: 'debug', logger: capture.logger },
+      { logLevel: 'debug', logger: capture.logger, clock: recordingClock() },
     );
     await client.applicantGroups.listReports(GROUP);
     expect(capture.lines.some((line) => line.includes(REPORTS_PATH))).toBe(true);

@@ -3,28 +3,13 @@ import { APIError } from '../../src/core/errors.js';
 import { downloadWithFreshLink, LinkFreshness } from '../../src/core/link-freshness.js';
 import { createLogger } from '../../src/core/log.js';
 import { MIN_POLL_INTERVAL_MS, pollUntilSettled } from '../../src/core/poll.js';
-
-/** A clock that records each wait and returns at once. */
-function recordingClock() {
-  const waits: number[] = [];
-  let now = 0;
-  return {
-    waits,
-    clock: {
-      now: () => now,
-      sleep: async (ms: number) => {
-        waits.push(ms);
-        now += ms;
-      },
-    },
-  };
-}
+import { recordingClock } from '../support/clock.js';
 
 describe('pollUntilSettled', () => {
   it('reports each change once, waits between polls, and returns the settled value', async () => {
     const states = ['a', 'a', 'b', 'done'];
     const seen: string[] = [];
-    const { clock, waits } = recordingClock();
+    const clock = recordingClock();
     const result = await pollUntilSettled({
       read: async () => states.shift() ?? 'never',
       stateOf: (value) => value,
@@ -35,11 +20,11 @@ describe('pollUntilSettled', () => {
     });
     expect(result).toBe('done');
     expect(seen).toEqual(['a', 'b', 'done']);
-    expect(waits).toEqual([5_000, 5_000, 5_000]);
+    expect(clock.waits).toEqual([5_000, 5_000, 5_000]);
   });
 
   it('never waits less than the minimum interval, and ends with the error a read throws', async () => {
-    const { clock, waits } = recordingClock();
+    const clock = recordingClock();
     let reads = 0;
     const poll = pollUntilSettled({
       read: async () => {
@@ -53,7 +38,7 @@ describe('pollUntilSettled', () => {
       clock,
     });
     await expect(poll).rejects.toThrow('gone');
-    expect(waits).toEqual([MIN_POLL_INTERVAL_MS]);
+    expect(clock.waits).toEqual([MIN_POLL_INTERVAL_MS]);
   });
 });
 

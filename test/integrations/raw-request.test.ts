@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { BACKOFF } from '../../src/core/retry.js';
 import {
   APIConnectionTimeoutError,
   GroupMayHaveBeenCreatedError,
@@ -15,6 +16,7 @@ import {
 } from '../../src/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
 import { groupCreateBody } from '../support/bodies.js';
+import { backoffBefore, type RecordingClock, recordingClock } from '../support/clock.js';
 import { caught, exposeError } from '../support/exposure.js';
 import { authRoute, CLIENT_ID, capturingLogger, SECRET_KEY, startServer } from '../support/http-server.js';
 
@@ -35,16 +37,19 @@ describe('raw requests against the mock', () => {
   let mock: MockServer;
   let client: VerificationClient;
   let log: ReturnType<typeof capturingLogger>;
+  let clock: RecordingClock;
 
   beforeEach(async () => {
     mock = await createMockServer({ seed: 11 });
     log = capturingLogger();
+    clock = recordingClock();
     client = new VerificationClient({
       baseURL: mock.url,
       clientId: mock.clientId,
       secretKey: mock.secretKey,
       logLevel: 'debug',
       logger: log.logger,
+      clock,
     });
     await client.applicantGroups.create(groupBody('a'));
     await client.applicantGroups.create(groupBody('b'));
@@ -136,12 +141,15 @@ describe('raw requests against the mock', () => {
     await client.post(GROUPS, { body: groupBody('f') });
     expect(mock.stats.count(CREATE)).toBe(2);
     expect(mock.groups.applicant().filter((group) => group.correlation_id === 'raw-f')).toHaveLength(1);
+    // The server's 10 ms, raised to the floor, before the resend.
+    expect(clock.waits).toEqual([BACKOFF.floorMs]);
   });
 
   it('GET is retried after a reset and honours the timeout', async () => {
     mock.faults.next(1, { reset: 'before' }, { method: 'GET', path: GROUPS });
     await client.get(GROUPS);
     expect(mock.stats.count(`GET ${GROUPS}`)).toBe(2);
+    expect(clock.waits).toEqual([backoffBefore(0)]);
 
     mock.faults.next(1, { latencyMs: 500 }, { method: 'GET', path: GROUPS });
     const error = await caught(client.get(GROUPS, { options: { timeout: 50, maxRetries: 0 } }));

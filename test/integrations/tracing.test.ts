@@ -15,6 +15,7 @@ import {
 } from '../../src/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
 import { groupCreateBody } from '../support/bodies.js';
+import { type RecordingClock, recordingClock } from '../support/clock.js';
 import { expose } from '../support/exposure.js';
 
 const GROUPS = '/api/v1/applicant_groups';
@@ -114,14 +115,17 @@ describe('tracing channels against the mock', () => {
   let mock: MockServer;
   let client: VerificationClient;
   let recorder: ReturnType<typeof recordEvents> | undefined;
+  let clock: RecordingClock;
 
   beforeEach(async () => {
     mock = await createMockServer({ seed: 21 });
+    clock = recordingClock();
     client = new VerificationClient({
       baseURL: mock.url,
       clientId: mock.clientId,
       secretKey: mock.secretKey,
       logLevel: 'off',
+      clock,
     });
   });
 
@@ -172,6 +176,8 @@ describe('tracing channels against the mock', () => {
       { kind: 'applicantGroups.create asyncEnd', ...createContext(final) },
     ]);
     expect(mock.stats.count(`POST ${GROUPS}`)).toBe(2);
+    // The traced delay is the wait taken: the server's 300 ms, once.
+    expect(clock.waits).toEqual([retry.delayMs]);
   });
 
   it('traces a create recovered by correlation id after a reset: one attempt, one lookup, recovered', async () => {

@@ -1,51 +1,37 @@
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, BadRequestError, VerificationClient } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { AuthenticationError, BadRequestError, type ClientOptions } from '../../src/index.js';
+import { backoffBefore, recordingClock } from '../support/clock.js';
 import { caught } from '../support/exposure.js';
-import {
-  CLIENT_ID,
-  mintToken,
-  type Route,
-  SECRET_KEY,
-  startServer,
-  type TestServer,
-} from '../support/http-server.js';
+import { mintToken, type Route, SECRET_KEY, serverWithClient } from '../support/http-server.js';
 
 const PATH = '/api/v1/applicant_groups/g1/reports';
 const empty = { household_reports: [], individual_reports: [] };
 
-let server: TestServer | undefined;
-let client: VerificationClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-});
+const setup = serverWithClient();
 
 /** A server that accepts only the newest token it issued: `revoke()` makes every live token expire. */
-async function revokingServer(authRoute?: Route) {
+async function revokingServer(authRoute?: Route, options: Partial<ClientOptions> = {}) {
   let valid = new Set<string>();
   const issue: Route = async () => {
     const token = await mintToken();
     valid.add(token);
     return { status: 204, headers: { authorization: `Bearer ${token}` } };
   };
-  server = await startServer({
-    'POST /api/v1/tenants/auth': authRoute
-      ? async (request, count) => (await authRoute(request, count)) ?? issue(request, count)
-      : issue,
-    [`GET ${PATH}`]: (request) => {
-      const token = String(request.headers.authorization ?? '').replace('Bearer ', '');
-      return valid.has(token)
-        ? { status: 200, body: empty }
-        : { status: 401, body: { error: 'token_expired' } };
+  const { server, client } = await setup(
+    {
+      'POST /api/v1/tenants/auth': authRoute
+        ? async (request, count) => (await authRoute(request, count)) ?? issue(request, count)
+        : issue,
+      [`GET ${PATH}`]: (request) => {
+        const token = String(request.headers.authorization ?? '').replace('Bearer ', '');
+        return valid.has(token)
+          ? { status: 200, body: empty }
+          : { status: 401, body: { error: 'token_expired' } };
+      },
     },
-  });
-  client = new VerificationClient({
-    baseURL: server.url,
-    clientId: CLIENT_ID,
-    secretKey: SECRET_KEY,
-    logLevel: 'off',
-  });
+    options,
+  );
   return {
     server,
     client,
@@ -72,49 +58,43 @@ describe('token refresh under load', () => {
 
   it('retries a refresh that fails with a network error', async () => {
     let issue: Route | undefined;
-    const setup = await revokingServer((request, count) =>
-      count === 1 ? { destroy: true } : (issue?.(request, count) ?? {}),
+    const clock = recordingClock();
+    const revoking = await revokingServer(
+      (request, count) => (count === 1 ? { destroy: true } : (issue?.(request, count) ?? {})),
+      { clock },
     );
-    issue = setup.issue;
-    await expect(setup.client.applicantGroups.listReports('g1')).resolves.toEqual(empty);
-    expect(setup.server.to('/api/v1/tenants/auth')).toHaveLength(2);
+    issue = revoking.issue;
+    await expect(revoking.client.applicantGroups.listReports('g1')).resolves.toEqual(empty);
+    expect(revoking.server.to('/api/v1/tenants/auth')).toHaveLength(2);
+    // The call's attempt failed on its token and was retried after the SDK's own backoff.
+    expect(clock.waits).toEqual([backoffBefore(0)]);
   });
 
   it('fails every waiter of a refresh rejected with 401, and the next call tries again', async () => {
     let issue: Route | undefined;
-    const setup = await revokingServer((request, count) =>
+    const revoking = await revokingServer((request, count) =>
       count === 1 ? { status: 401, body: { error: 'invalid_client' } } : (issue?.(request, count) ?? {}),
     );
-    issue = setup.issue;
+    issue = revoking.issue;
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 20 }, () => setup.client.applicantGroups.listReports('g1')),
+      Array.from({ length: 20 }, () => revoking.client.applicantGroups.listReports('g1')),
     );
     expect(outcomes.every((o) => o.status === 'rejected' && o.reason instanceof AuthenticationError)).toBe(
       true,
     );
-    expect(setup.server.to('/api/v1/tenants/auth')).toHaveLength(1);
-    await expect(setup.client.applicantGroups.listReports('g1')).resolves.toEqual(empty);
-    expect(setup.server.to('/api/v1/tenants/auth')).toHaveLength(2);
+    expect(revoking.server.to('/api/v1/tenants/auth')).toHaveLength(1);
+    await expect(revoking.client.applicantGroups.listReports('g1')).resolves.toEqual(empty);
+    expect(revoking.server.to('/api/v1/tenants/auth')).toHaveLength(2);
   });
 });
 
 describe('errors stay secret-free', () => {
   it('masks emails in messages, JSON and inspect output', async () => {
-    server = await startServer({
-      'POST /api/v1/tenants/auth': async () => ({
-        status: 204,
-        headers: { authorization: `Bearer ${await mintToken()}` },
-      }),
+    const { client } = await setup({
       [`GET ${PATH}`]: () => ({
         status: 400,
         body: { error: 'bad_request', message: 'jane.roe@example.com does not exist' },
       }),
-    });
-    client = new VerificationClient({
-      baseURL: server.url,
-      clientId: CLIENT_ID,
-      secretKey: SECRET_KEY,
-      logLevel: 'off',
     });
     const error = await caught(client.applicantGroups.listReports('g1'));
     expect(error).toBeInstanceOf(BadRequestError);
