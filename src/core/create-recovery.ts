@@ -83,12 +83,17 @@ async function lookOnce<T>(
  * After an ambiguous failure: polls the lookup until `windowEnd` (clock time), returning the
  * object as soon as it appears; throws the recovery's `unresolved` error when there is no lookup
  * or the object never appears. The create is never sent again from here.
+ *
+ * The window bounds when lookups start; each lookup gets the attempt timeout, cut only by
+ * `hardEnd` (a deadline the caller set): a lookup started at the window's last moment is a real
+ * one, not one that times out at once. Past `hardEnd` no lookup starts.
  */
 export async function recoverAmbiguousCreate<T>(
   recovery: CreateRecovery<T>,
   context: CallContext,
   cause: unknown,
   windowEnd: number,
+  hardEnd: number,
   env: RecoveryEnvironment,
 ): Promise<T> {
   const what = `${context.label} (${context.attempts} attempt${context.attempts === 1 ? '' : 's'}, ${formatDuration(context.elapsed())})`;
@@ -102,8 +107,9 @@ export async function recoverAmbiguousCreate<T>(
   let lastError: unknown;
   let lookups = 0;
   for (let poll = 0; ; poll++) {
-    const left = windowEnd - env.clock.now();
-    const { found, error } = await lookOnce(lookup, env, Math.max(1, Math.min(env.timeout, left)), context);
+    const timeout = Math.min(env.timeout, hardEnd - env.clock.now());
+    if (timeout <= 0 && lookups > 0) break;
+    const { found, error } = await lookOnce(lookup, env, Math.max(1, timeout), context);
     lookups++;
     if (found !== undefined) {
       env.logger.warn(

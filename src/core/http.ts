@@ -213,12 +213,10 @@ export class HttpCore {
           // A create without recovery (none of the resources' creates): the failure as it came.
           if (call.recovery === undefined) throw error;
           const grace = options.createGraceWindow ?? config.createGraceWindow;
-          const windowEnd = Math.min(
-            config.clock.now() + grace,
-            explicitDeadline === undefined ? Number.POSITIVE_INFINITY : context.deadline,
-          );
+          const hardEnd = explicitDeadline === undefined ? Number.POSITIVE_INFINITY : context.deadline;
+          const windowEnd = Math.min(config.clock.now() + grace, hardEnd);
           return this.#recovered(
-            await recoverAmbiguousCreate(call.recovery, context, error, windowEnd, recoveryEnv),
+            await recoverAmbiguousCreate(call.recovery, context, error, windowEnd, hardEnd, recoveryEnv),
           );
         }
         const delay = backoffMs(context.attempts - 1, retryHeadersOf(error), Math.random, config.clock.now());

@@ -57,10 +57,9 @@ describe('create policy', () => {
     expect(seen.filter((method) => method === 'POST')).toHaveLength(1);
     expect((error as Error).message).toMatch(/within the 5 s grace window \(\d+ lookups/);
     const lookups = Number(/grace window \((\d+) lookups/.exec((error as Error).message)?.[1]);
-    // The last lookup, at the window's end, gets only what time is left and may not reach the server.
-    const received = seen.filter((method) => method === 'GET').length;
-    expect(received).toBeGreaterThanOrEqual(2);
-    expect(received).toBeLessThanOrEqual(lookups);
+    // Every lookup reached the server, the last one at the window's end too.
+    expect(seen.filter((method) => method === 'GET')).toHaveLength(lookups);
+    expect(lookups).toBeGreaterThanOrEqual(2);
     // A lookup after every wait; the waits grow as the backoff does, the last one cut to the
     // window's end; the window was used to its end, and no further.
     expect(lookups).toBe(clock.waits.length + 1);
@@ -77,6 +76,47 @@ describe('create policy', () => {
         .find((request) => request.method === 'GET')
         ?.query.get('correlation_id'),
     ).toBe('lease-1');
+  });
+
+  it("the lookup at the window's end is a full one: a group that shows up only then is returned", async () => {
+    const clock = recordingClock();
+    let windowEnd = Number.POSITIVE_INFINITY;
+    const { server, client } = await setup(
+      {
+        [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
+        // A lookup takes 20 ms to answer: one given only the time left in the window would time out.
+        [`GET ${GROUPS}`]: () => ({
+          status: 200,
+          body: clock.now() >= windowEnd ? listOf(stored) : listOf(),
+          delayMs: 20,
+        }),
+      },
+      { clock },
+    );
+    windowEnd = clock.now() + 5_000;
+    const group = await client.applicantGroups.create(body(String(stored.correlation_id)));
+    expect(group.id).toBe(stored.id);
+    expect(sequence(server).filter((method) => method === 'POST')).toHaveLength(1);
+    expect(clock.now()).toBeGreaterThanOrEqual(windowEnd);
+  });
+
+  it('a deadline you set ends the polling: no lookup starts past it', async () => {
+    const clock = recordingClock();
+    const { server, client } = await setup(
+      {
+        [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
+        [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
+      },
+      { clock },
+    );
+    const started = clock.now();
+    const error = await caught(client.applicantGroups.create(body('lease-2'), { deadline: 2_000 }));
+    expect(error).toBeInstanceOf(GroupMayHaveBeenCreatedError);
+    const lookups = Number(/grace window \((\d+) lookups/.exec((error as Error).message)?.[1]);
+    expect((error as Error).message).not.toMatch(/timed out after 1 ms/);
+    expect(sequence(server).filter((method) => method === 'GET')).toHaveLength(lookups);
+    expect(clock.waits.reduce((sum, wait) => sum + wait, 0)).toBeLessThanOrEqual(2_000);
+    expect(clock.now() - started).toBeLessThan(5_000);
   });
 
   it('a timeout whose group shows up on a later lookup: returned, with one POST', async () => {
