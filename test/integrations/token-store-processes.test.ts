@@ -48,7 +48,11 @@ describe('FileTokenStore shared by processes', () => {
   let tokenFile: string;
 
   beforeAll(async () => {
-    worker = await bundleForNode('test/integrations/token-worker.ts', 'token-worker');
+    // A `new URL(…, import.meta.url)`, so knip sees the worker file is used.
+    worker = await bundleForNode(
+      fileURLToPath(new URL('./token-worker.ts', import.meta.url)),
+      'token-worker',
+    );
   });
 
   afterAll(() => {
