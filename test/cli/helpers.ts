@@ -20,30 +20,15 @@ import { runCli as runCliInProcess } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/shared/io.js';
 import type { ApplicantGroup } from '../../src/index.js';
 import type { MockServer } from '../../src/testing/index.js';
+import { bundleForNode } from '../support/bundle.js';
 import { expose } from '../support/exposure.js';
 
 /** The repository root. */
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Bundles `src/cli/index.ts` like the package build and returns the bundle's path. */
-export async function buildBin(): Promise<string> {
-  const { build } = await import('tsup');
-  // Inside the repository, so the bundle resolves its dependencies from node_modules.
-  const outDir = join(REPO, '.tmp', `cli-bin-${process.pid}`);
-  await build({
-    entry: { cli: join(REPO, 'src/cli/index.ts') },
-    format: ['esm'],
-    outDir,
-    platform: 'node',
-    target: 'node20',
-    config: false,
-    dts: false,
-    sourcemap: false,
-    splitting: false,
-    silent: true,
-    skipNodeModulesBundle: true,
-  });
-  return join(outDir, 'cli.js');
+/** Bundles `src/cli/index.ts` like the package build and returns the bundle's path (remove it with `removeBundle`). */
+export function buildBin(): Promise<string> {
+  return bundleForNode('src/cli/index.ts', 'cli');
 }
 
 /** How a run ended and what it printed. */

@@ -1,19 +1,20 @@
 /**
  * The shared token store across real processes: three separate Node processes with one
  * FileTokenStore make their calls against the mock, and the mock sees exactly one token exchange;
- * a stored token within 60 s of expiry is not used, and is replaced.
+ * a stored token within 60 s of expiry is not used, and is replaced. The worker (which imports the
+ * SDK from src) is bundled once, so each process is a plain `node` start.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import { bundleForNode, removeBundle } from '../support/bundle.js';
 import { expose } from '../support/exposure.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const worker = fileURLToPath(new URL('./token-worker.ts', import.meta.url));
 const AUTH = 'POST /api/v1/tenants/auth';
 const LIST = 'GET /api/v1/applicant_groups';
 
@@ -22,7 +23,7 @@ interface WorkerResult {
   tokenHash: string;
 }
 
-function runWorker(mock: MockServer, tokenFile: string): Promise<WorkerResult> {
+function runWorker(worker: string, mock: MockServer, tokenFile: string): Promise<WorkerResult> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     VERIFICATION_BASE_URL: mock.url,
@@ -31,24 +32,32 @@ function runWorker(mock: MockServer, tokenFile: string): Promise<WorkerResult> {
     TOKEN_FILE: tokenFile,
   };
   return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', worker],
-      { cwd: root, env, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        expose(stdout);
-        expose(stderr);
-        if (error) reject(new Error(`worker failed: ${error.message}\n${stderr}`));
-        else resolve(JSON.parse(stdout.trim()) as WorkerResult);
-      },
-    );
+    execFile(process.execPath, [worker], { cwd: root, env, timeout: 30_000 }, (error, stdout, stderr) => {
+      expose(stdout);
+      expose(stderr);
+      if (error) reject(new Error(`worker failed: ${error.message}\n${stderr}`));
+      else resolve(JSON.parse(stdout.trim()) as WorkerResult);
+    });
   });
 }
 
 describe('FileTokenStore shared by processes', () => {
+  let worker: string;
   let mock: MockServer;
   let dir: string;
   let tokenFile: string;
+
+  beforeAll(async () => {
+    // A `new URL(…, import.meta.url)`, so knip sees the worker file is used.
+    worker = await bundleForNode(
+      fileURLToPath(new URL('./token-worker.ts', import.meta.url)),
+      'token-worker',
+    );
+  });
+
+  afterAll(() => {
+    if (worker) removeBundle(worker);
+  });
 
   beforeEach(async () => {
     mock = await createMockServer({ seed: 5 });
@@ -62,9 +71,12 @@ describe('FileTokenStore shared by processes', () => {
   });
 
   it('gives three processes one token exchange between them', async () => {
-    const first = await runWorker(mock, tokenFile);
+    const first = await runWorker(worker, mock, tokenFile);
     // The next two start together, both after the first saved its token.
-    const [second, third] = await Promise.all([runWorker(mock, tokenFile), runWorker(mock, tokenFile)]);
+    const [second, third] = await Promise.all([
+      runWorker(worker, mock, tokenFile),
+      runWorker(worker, mock, tokenFile),
+    ]);
 
     expect(mock.stats.count(AUTH)).toBe(1);
     expect(mock.stats.count(LIST)).toBe(3);
@@ -82,11 +94,11 @@ describe('FileTokenStore shared by processes', () => {
   });
 
   it('ignores a stored token within 60 s of expiry and replaces it', async () => {
-    const first = await runWorker(mock, tokenFile);
+    const first = await runWorker(worker, mock, tokenFile);
     const stored = JSON.parse(readFileSync(tokenFile, 'utf8')) as { token: string; expiresAt: number };
     writeFileSync(tokenFile, JSON.stringify({ ...stored, expiresAt: Date.now() + 59_000 }), { mode: 0o600 });
 
-    const second = await runWorker(mock, tokenFile);
+    const second = await runWorker(worker, mock, tokenFile);
     expect(mock.stats.count(AUTH)).toBe(2);
     expect(second.tokenHash).not.toBe(first.tokenHash);
     const replaced = JSON.parse(readFileSync(tokenFile, 'utf8')) as { token: string; expiresAt: number };

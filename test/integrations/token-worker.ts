@@ -1,7 +1,8 @@
 /**
  * One process of the shared-token test: a client with a FileTokenStore makes a call and prints
  * what the test checks (how many groups it saw, and a short hash of the token it used: never the
- * token itself). Configuration comes through the environment, as a batch job's would.
+ * token itself). Configuration comes through the environment, as a batch job's would. The test
+ * runs it bundled (test/support/bundle.ts), with the SDK's sources from src inlined.
  */
 import { createHash } from 'node:crypto';
 import { FileTokenStore, VerificationClient } from '../../src/index.js';

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   applicantGroupListResponseSchema,
   applicantGroupReportsSchema,
@@ -8,9 +7,17 @@ import {
   reportDetailSchema,
 } from '../../src/schemas/index.js';
 import { startMockBin } from '../../src/testing/bin-main.js';
+import { bundleForNode, removeBundle } from '../support/bundle.js';
 import { applicantGroupBody, call, expectOk, login } from './helpers.js';
 
-const bin = fileURLToPath(new URL('../../src/testing/bin.ts', import.meta.url));
+// Bundled once, as the package build bundles the bin: a plain `node` start of it is quick.
+let bin: string;
+beforeAll(async () => {
+  bin = await bundleForNode('src/testing/bin.ts', 'mock-bin');
+});
+afterAll(() => {
+  if (bin) removeBundle(bin);
+});
 
 /** Runs the bin's work in-process: same arguments, output lines and environment as the bin. */
 async function startInProcess(args: string[], env: Record<string, string> = {}) {
@@ -52,13 +59,9 @@ async function http(method: string, url: string, options: { token?: string; body
 
 describe('applicant-verification-mock bin', () => {
   it('prints URL, credentials and export lines, serves the API, and exits 0 on SIGTERM', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', bin, '--port', '0', '--seed', '3', '--page-size', '1'],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [bin, '--port', '0', '--seed', '3', '--page-size', '1'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     let output = '';
     child.stdout.setEncoding('utf8');
