@@ -28,34 +28,20 @@ export const shared = {
  */
 const NOT_IN_NPM_TEST = ['test/examples/**', 'test/package/declarations.test.ts'];
 
-/** Files that mock a module (`vi.mock`): they need a module cache of their own. */
-const OWN_MODULES = ['test/integrations/runtime-transport.test.ts'];
-
-// `npm test`.
-// The type tests (`*.test-d.ts`) are checked by `npm run typecheck`: tsconfig.json includes test/,
-// and a failed `expectTypeOf` assertion is a compile error there, so vitest does not typecheck.
+// `npm test`. The type tests (`*.test-d.ts`) are checked by `npm run typecheck`: tsconfig.json
+// includes test/, and a failed `expectTypeOf` assertion is a compile error there, so vitest does
+// not typecheck.
 export default defineConfig({
   ...shared,
   test: {
-    // Once for the run, not per project: the scan covers every project's files.
+    ...shared.test,
     globalSetup: [REDACTION_SCAN],
-    maxWorkers: shared.test.maxWorkers,
-    projects: [
-      {
-        ...shared,
-        test: {
-          ...shared.test,
-          name: 'suite',
-          include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, ...NOT_IN_NPM_TEST, ...OWN_MODULES],
-          // The files of a worker share one module cache: each file re-imported the SDK, the mock
-          // and zod (half a second a file, most of the suite's time). So no test file registers
-          // hooks at import time in a shared module, and state a file changes it restores.
-          isolate: false,
-          unstubEnvs: true,
-        },
-      },
-      { ...shared, test: { ...shared.test, name: 'own-modules', include: OWN_MODULES } },
-    ],
+    include: ['test/**/*.test.ts'],
+    exclude: [...configDefaults.exclude, ...NOT_IN_NPM_TEST],
+    // The files of a worker share one module cache: each file re-imported the SDK, the mock and
+    // zod (half a second a file, most of the suite's time). So no test file mocks a module, no
+    // shared module registers hooks at import time, and state a file changes it restores.
+    isolate: false,
+    unstubEnvs: true,
   },
 });

@@ -2,26 +2,34 @@
  * Transport choice by runtime: where undici cannot dispatch (Bun's `undici` module), the client
  * sends through the global fetch with the same behaviour (auth, retries, the create policy,
  * timeouts); a `dispatcher` option there is a clear configuration error. Bun itself is exercised
- * by `.ci/runtimes`; here Node plays it, with the detection stubbed.
+ * by `.ci/runtimes`; here Node plays it: undici's `Pool` loses its `dispatch` for the duration of
+ * each test, as Bun's does. Node's fetch dispatches through the global dispatcher the package
+ * sets (an `Agent` of pools), so for the test it is an `Agent` of single `Client`s.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Agent, Client, type Dispatcher, getGlobalDispatcher, Pool, setGlobalDispatcher } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigurationError, GroupMayHaveBeenCreatedError, VerificationClient } from '../../src/index.js';
+import { createMockServer } from '../../src/testing/index.js';
 
-vi.mock('../../src/core/runtime.js', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../src/core/runtime.js')>();
-  return { ...actual, undiciCanDispatch: () => false };
-});
-
-const { Agent } = await import('undici');
-const { ConfigurationError, GroupMayHaveBeenCreatedError, VerificationClient } = await import(
-  '../../src/index.js'
-);
-const { createMockServer } = await import('../../src/testing/index.js');
+/** Shadows `dispatch` on undici's Pool, as Bun's partial undici lacks it; returns the undo. */
+function withoutPoolDispatch(): () => void {
+  if (Object.hasOwn(Pool.prototype, 'dispatch')) throw new Error('undici changed: Pool has its own dispatch');
+  Object.defineProperty(Pool.prototype, 'dispatch', { value: undefined, configurable: true, writable: true });
+  return () => Reflect.deleteProperty(Pool.prototype, 'dispatch');
+}
 
 describe('a runtime whose undici cannot dispatch', () => {
   const realFetch = globalThis.fetch;
   let urls: string[];
+  let restorePoolDispatch: () => void;
+  let previousDispatcher: Dispatcher;
+  let clientsOnly: Agent;
 
   beforeEach(() => {
+    previousDispatcher = getGlobalDispatcher();
+    clientsOnly = new Agent({ factory: (origin, options) => new Client(origin, options) });
+    setGlobalDispatcher(clientsOnly);
+    restorePoolDispatch = withoutPoolDispatch();
     urls = [];
     globalThis.fetch = (input, init) => {
       urls.push(String(input));
@@ -29,8 +37,11 @@ describe('a runtime whose undici cannot dispatch', () => {
     };
   });
 
-  afterEach(() => {
+  afterEach(async () => {
     globalThis.fetch = realFetch;
+    restorePoolDispatch();
+    setGlobalDispatcher(previousDispatcher);
+    await clientsOnly.close();
   });
 
   it('sends every request through the global fetch, with the same create policy', async () => {
