@@ -4,7 +4,10 @@ import {
   applicantGroupListResponseSchema,
   screeningGroupListResponseSchema,
 } from '../../src/schemas/index.js';
+import { createTokenAuthority } from '../../src/testing/auth.js';
+import { createClock } from '../../src/testing/clock.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import { createRandom } from '../../src/testing/random.js';
 import { call, expectError, expectOk, login } from './helpers.js';
 
 describe('mock auth', () => {
@@ -87,5 +90,43 @@ describe('mock auth', () => {
   it('answers unknown routes with a JSON 404', async () => {
     const answer = await call(mock.url, 'GET', '/api/v1/nothing-here');
     expect(expectError(answer, 404).error).toBe('not_found');
+  });
+});
+
+describe('the token authority', () => {
+  const authority = (secretKey: string, clock = createClock()) =>
+    createTokenAuthority({ clientId: 'client-1', secretKey, clock, random: createRandom(1) });
+
+  it('decides a token it issued (checked for expiry alone) as a full verification does', async () => {
+    const clock = createClock();
+    const issuer = authority('secret-a', clock);
+    // Same secret, but it never issued the token: it verifies signature, subject and expiry.
+    const verifier = authority('secret-a', clock);
+    const token = await issuer.issue();
+    const exp = decodeJwt(token).exp ?? 0;
+    const outcomes: Array<[number, unknown, unknown]> = [];
+    for (const offset of [-60, -1, 0, 1, 3600]) {
+      clock.set((exp + offset) * 1000);
+      outcomes.push([offset, await issuer.check(`Bearer ${token}`), await verifier.check(`Bearer ${token}`)]);
+    }
+    expect(outcomes).toEqual([
+      [-60, undefined, undefined],
+      [-1, undefined, undefined],
+      [0, 'expired', 'expired'],
+      [1, 'expired', 'expired'],
+      [3600, 'expired', 'expired'],
+    ]);
+  });
+
+  it("refuses another secret's token and a token with one character changed", async () => {
+    const mine = authority('secret-a');
+    const foreign = await authority('secret-b').issue();
+    expect(await mine.check(`Bearer ${foreign}`)).toBe('invalid');
+    const token = await mine.issue();
+    const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+    expect(await mine.check(`Bearer ${tampered}`)).toBe('invalid');
+    expect(await mine.check(`Bearer ${token}`)).toBeUndefined();
+    expect(await mine.check('Basic abc')).toBe('malformed');
+    expect(await mine.check(null)).toBe('missing');
   });
 });
