@@ -22,12 +22,34 @@ async function pool<T>(
   return results;
 }
 
+/** Raw requests to a mock with a token: what these tests send, aimed at one mock. */
+function requestsTo(mock: MockServer, token: string) {
+  return {
+    list: () => call(mock.url, 'GET', '/api/v1/applicant_groups', { token }),
+    createWith: (correlationId: string) =>
+      call(mock.url, 'POST', '/api/v1/applicant_groups', {
+        token,
+        body: applicantGroupBody({ correlation_id: correlationId }),
+      }),
+    /** How many groups a `correlation_id` lookup lists. */
+    byCorrelation: async (correlationId: string): Promise<number> => {
+      const answer = await call(
+        mock.url,
+        'GET',
+        `/api/v1/applicant_groups?correlation_id=${encodeURIComponent(correlationId)}`,
+        { token },
+      );
+      return expectOk(answer, applicantGroupListResponseSchema).total_count ?? 0;
+    },
+  };
+}
+
 describe('mock fault injection', () => {
   let mock: MockServer;
   let token: string;
   const create = () =>
     call(mock.url, 'POST', '/api/v1/applicant_groups', { token, body: applicantGroupBody() });
-  const list = () => call(mock.url, 'GET', '/api/v1/applicant_groups', { token });
+  const list = () => requestsTo(mock, token).list();
 
   beforeEach(async () => {
     mock = await createMockServer();
@@ -147,20 +169,8 @@ describe('mock fault injection', () => {
   });
 
   describe('create-policy faults', () => {
-    const createWith = (correlationId: string) =>
-      call(mock.url, 'POST', '/api/v1/applicant_groups', {
-        token,
-        body: applicantGroupBody({ correlation_id: correlationId }),
-      });
-    const byCorrelation = async (correlationId: string): Promise<number> => {
-      const answer = await call(
-        mock.url,
-        'GET',
-        `/api/v1/applicant_groups?correlation_id=${encodeURIComponent(correlationId)}`,
-        { token },
-      );
-      return expectOk(answer, applicantGroupListResponseSchema).total_count ?? 0;
-    };
+    const createWith = (correlationId: string) => requestsTo(mock, token).createWith(correlationId);
+    const byCorrelation = (correlationId: string) => requestsTo(mock, token).byCorrelation(correlationId);
 
     it('commitDelayMs: a client that times out first leaves no group; the group appears once the hold ends', async () => {
       mock.faults.next(1, { commitDelayMs: 400 });
@@ -237,54 +247,72 @@ describe('mock fault injection', () => {
       expect(mock.outbox.count()).toBe(9);
       for (const id of ['c-503', 'c-429', 'c-401']) expect(await byCorrelation(id)).toBe(1);
     });
+  });
+});
 
-    describe('200 creates, 16 at a time, over node:http', () => {
-      const total = 200;
-      const run = <T>(send: (index: number) => Promise<T>) => pool(total, 16, send);
+// Each with a mock of its own, side by side: most of their time is the mock's real-time holds.
+describe.concurrent('200 creates, 16 at a time, over node:http', () => {
+  const total = 200;
+  const run = <T>(send: (index: number) => Promise<T>) => pool(total, 16, send);
+  const ownMock = async (onTestFinished: (close: () => Promise<void>) => void) => {
+    const mock = await createMockServer();
+    onTestFinished(() => mock.close());
+    const token = await login(mock);
+    return { mock, token, ...requestsTo(mock, token) };
+  };
 
-      it('status afterCommit: every create answers 503, every group exists once', async () => {
-        mock.faults.next(total, { status: 503, retryAfter: 1, afterCommit: true }, { method: 'POST' });
-        const answers = await run((i) => createWith(`bulk-${i}`));
-        expect(answers.map((a) => a.status)).toEqual(new Array(total).fill(503));
-        const ids = mock.groups.applicant().map((g) => g.correlation_id);
-        expect(new Set(ids).size).toBe(total);
-        expect(mock.outbox.count()).toBe(total * 3);
-      });
+  it('status afterCommit: every create answers 503, every group exists once', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const { mock, createWith } = await ownMock(onTestFinished);
+    mock.faults.next(total, { status: 503, retryAfter: 1, afterCommit: true }, { method: 'POST' });
+    const answers = await run((i) => createWith(`bulk-${i}`));
+    expect(answers.map((a) => a.status)).toEqual(new Array(total).fill(503));
+    const ids = mock.groups.applicant().map((g) => g.correlation_id);
+    expect(new Set(ids).size).toBe(total);
+    expect(mock.outbox.count()).toBe(total * 3);
+  });
 
-      it('listLagMs: no create is listed right after it returns; all are listed once the lag passes', async () => {
-        mock.faults.next(total, { listLagMs: 400 });
-        const seen = await run(async (i) => {
-          expectOk(await createWith(`lag-${i}`), applicantGroupSchema);
-          return byCorrelation(`lag-${i}`);
-        });
-        expect(seen).toEqual(new Array(total).fill(0));
-        await vi.waitFor(
-          async () =>
-            expect(expectOk(await list(), applicantGroupListResponseSchema).total_count).toBe(total),
-          { timeout: 5000, interval: 50 },
-        );
-      });
-
-      it('commitDelayMs: clients that give up first leave every group created afterwards', async () => {
-        mock.faults.next(total, { commitDelayMs: 300 }, { method: 'POST' });
-        const outcomes = await run((i) =>
-          request(`${mock.url}/api/v1/applicant_groups`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            body: JSON.stringify(applicantGroupBody({ correlation_id: `slow-${i}` })),
-            signal: AbortSignal.timeout(120),
-          }).then(
-            () => 'answered',
-            () => 'timed out',
-          ),
-        );
-        expect(outcomes).toEqual(new Array(total).fill('timed out'));
-        await vi.waitFor(() => expect(mock.groups.applicant()).toHaveLength(total), {
-          timeout: 5000,
-          interval: 25,
-        });
-        expect(mock.outbox.count()).toBe(total * 3);
-      });
+  it('listLagMs: no create is listed right after it returns; all are listed once the lag passes', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const { mock, createWith, byCorrelation, list } = await ownMock(onTestFinished);
+    mock.faults.next(total, { listLagMs: 1000 });
+    const seen = await run(async (i) => {
+      expectOk(await createWith(`lag-${i}`), applicantGroupSchema);
+      return byCorrelation(`lag-${i}`);
     });
+    expect(seen).toEqual(new Array(total).fill(0));
+    await vi.waitFor(
+      async () => expect(expectOk(await list(), applicantGroupListResponseSchema).total_count).toBe(total),
+      { timeout: 5000, interval: 50 },
+    );
+  });
+
+  it('commitDelayMs: clients that give up first leave every group created afterwards', async ({
+    expect,
+    onTestFinished,
+  }) => {
+    const { mock, token } = await ownMock(onTestFinished);
+    mock.faults.next(total, { commitDelayMs: 300 }, { method: 'POST' });
+    const outcomes = await run((i) =>
+      request(`${mock.url}/api/v1/applicant_groups`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(applicantGroupBody({ correlation_id: `slow-${i}` })),
+        signal: AbortSignal.timeout(120),
+      }).then(
+        () => 'answered',
+        () => 'timed out',
+      ),
+    );
+    expect(outcomes).toEqual(new Array(total).fill('timed out'));
+    await vi.waitFor(() => expect(mock.groups.applicant()).toHaveLength(total), {
+      timeout: 5000,
+      interval: 25,
+    });
+    expect(mock.outbox.count()).toBe(total * 3);
   });
 });
