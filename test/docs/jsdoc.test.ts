@@ -17,7 +17,9 @@ const ENTRY_POINTS = ['src/index.ts', 'src/testing/index.ts'];
 describe('JSDoc on the public API', () => {
   const program = ts.createProgram(
     ENTRY_POINTS.map((entry) => `${root}${entry}`),
-    compilerOptions(),
+    // Without @types/node: the walk follows exports and comments, which no Node type changes,
+    // and the program loads in two thirds of the time.
+    { ...compilerOptions(), types: [] },
   );
 
   for (const entry of ENTRY_POINTS) {
