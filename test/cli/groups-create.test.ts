@@ -7,8 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { exponentialBackoffMs } from '../../src/core/retry.js';
 import { VerificationClient } from '../../src/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import { backoffBefore, recordingClock } from '../support/clock.js';
 import {
   correlationIds,
   countCreated,
@@ -67,14 +69,26 @@ describe('groups create: faults, reruns, logs', () => {
     mock.faults.next(2, { status: 429, retryAfter: 0 }, CREATE);
     mock.faults.next(2, { reset: 'after' }, CREATE);
     mock.faults.next(3, { status: 503, retryAfter: 0 }, LOOKUP);
+    // Every wait goes through the clock: recorded, not waited out.
+    const clock = recordingClock();
     const codes: number[] = [];
+    const retryLines: string[] = [];
     for (let run = 0; run < 3; run++) {
-      const result = await runCli(['groups', 'create', '--csv', path, ...FAST], mock);
+      const result = await runCli(['groups', 'create', '--csv', path, ...FAST], mock, { clock });
       codes.push(result.code ?? -1);
+      retryLines.push(...result.stderr.split('\n').filter((line) => line.startsWith('retrying in ')));
       if (result.code === 0) break;
       expect(result.code, result.stderr).toBe(1);
     }
     expect(codes.at(-1)).toBe(0);
+    // One retry per refused request (2 creates, 3 lookups), each after the 250 ms floor the
+    // server's `Retry-After: 0` is raised to, and each of those waits taken on the clock. The
+    // client-wide pause a 429 starts may add waits, none longer than the floor.
+    expect(retryLines).toHaveLength(5);
+    for (const line of retryLines)
+      expect(line).toMatch(/^retrying in 250 ms \(attempt \d of 7\): (429|503) /);
+    expect(clock.waits.filter((ms) => ms === 250).length).toBeGreaterThanOrEqual(retryLines.length);
+    expect(Math.max(...clock.waits)).toBe(250);
     expectExactlyOnce(mock, ids);
     const log = latestLog(dir, 'faulty');
     expect(log).toHaveLength(24);
@@ -107,12 +121,15 @@ describe('groups create: faults, reruns, logs', () => {
     const dir = tempDir();
     const { path } = writeHouseholds(dir, 'slow.csv', { households: 3 });
     const ids = await correlationIds(path);
-    // The server commits one create 900 ms after receiving it: the CLI's 200 ms timeout fires
-    // first, and its 300 ms grace window of lookups ends before the group exists.
-    mock.faults.next(1, { commitDelayMs: 900 }, CREATE);
+    // The server commits one create 500 ms (real time) after receiving it: the CLI's 200 ms
+    // timeout fires first. Its 5 s grace window runs on the recording clock, whose waits cost a
+    // millisecond each, so the window's lookups are over long before the group exists.
+    mock.faults.next(1, { commitDelayMs: 500 }, CREATE);
+    const clock = recordingClock();
     const result = await runCli(
-      ['groups', 'create', '--csv', path, '--timeout', '0.2', '--grace', '0.3', '--max-retries', '2'],
+      ['groups', 'create', '--csv', path, '--timeout', '0.2', '--grace', '5', '--max-retries', '2'],
       mock,
+      { clock },
     );
     expect(result.code, result.stderr).toBe(1);
     const log = latestLog(dir, 'slow');
@@ -120,6 +137,21 @@ describe('groups create: faults, reruns, logs', () => {
     expect(result.stderr).toContain('it was not resent');
     const unresolved = log.find((entry) => entry.status === 'unresolved');
     const key = unresolved?.household_key ?? '';
+    // The window was polled to its end: a lookup at once, then one after each backoff, the last
+    // wait cut to what was left of the 5 s (less the real time the lookups took).
+    const lookups = mock.stats
+      .log()
+      .filter((entry) => entry.method === 'GET' && entry.url.includes(ids.get(key) ?? '-'));
+    const polls = clock.waits.length;
+    expect(polls).toBeGreaterThanOrEqual(3);
+    expect(clock.waits.slice(0, -1)).toEqual(clock.waits.slice(0, -1).map((_, poll) => backoffBefore(poll)));
+    expect(clock.waits.at(-1)).toBeLessThanOrEqual(exponentialBackoffMs(polls - 1, () => 1));
+    const waited = clock.waits.reduce((sum, ms) => sum + ms, 0);
+    expect(waited).toBeLessThanOrEqual(5_000);
+    expect(waited).toBeGreaterThan(4_500);
+    expect(result.stderr).toContain(`grace window (${polls + 1} lookups)`);
+    // One lookup before anything was created, then the window's.
+    expect(lookups).toHaveLength(1 + polls + 1);
     // The server is still working; once it commits, exactly one group exists for that household.
     await until(() => countCreated(mock, ids) === 3, 'the held create to commit');
     const again = await runCli(['groups', 'create', '--csv', path, ...FAST], mock);
@@ -379,8 +411,12 @@ describe('groups create: the journal', () => {
         line: 3,
       },
     ]);
+    const lookupsOfU2 = () =>
+      mock.stats.log().filter((entry) => entry.method === 'GET' && entry.url.includes(id)).length;
     const run = startCli(['groups', 'create', '--csv', path, '--grace', '5'], mock);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The group appears only after the run has looked for it and not found it, so it is found by
+    // polling. (These polls take real time: the command waits them with node's timers.)
+    await until(() => lookupsOfU2() >= 1, 'the first lookup of U-2');
     // Nothing was created while U-2 is unresolved.
     expect(countCreated(mock, ids)).toBe(0);
     await sdk.applicantGroups.create({
@@ -411,6 +447,7 @@ describe('groups create: the journal', () => {
       (entry) => entry.method === 'GET' && entry.url.includes('correlation_id'),
     );
     expect(firstCreate).toBeGreaterThan(lastLookup);
+    expect(lookupsOfU2()).toBeGreaterThanOrEqual(2);
   });
 
   it('an unsettled create whose grace window has passed without a group is sent again, and said so', async () => {
