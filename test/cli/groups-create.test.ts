@@ -413,9 +413,21 @@ describe('groups create: the journal', () => {
     ]);
     const lookupsOfU2 = () =>
       mock.stats.log().filter((entry) => entry.method === 'GET' && entry.url.includes(id)).length;
-    const run = startCli(['groups', 'create', '--csv', path, '--grace', '5'], mock);
-    // The group appears only after the run has looked for it and not found it, so it is found by
-    // polling. (These polls take real time: the command waits them with node's timers.)
+    // The command's polls wait on this clock; the first is held until the group exists, so the
+    // group appears only after the run looked for it and did not find it: it is found by polling.
+    const recording = recordingClock();
+    let groupCreated!: () => void;
+    const created = new Promise<void>((resolve) => {
+      groupCreated = resolve;
+    });
+    const clock = {
+      now: recording.now,
+      sleep: async (ms: number, signal?: AbortSignal | null) => {
+        await created;
+        return recording.sleep(ms, signal);
+      },
+    };
+    const run = startCli(['groups', 'create', '--csv', path, '--grace', '5'], mock, { clock });
     await until(() => lookupsOfU2() >= 1, 'the first lookup of U-2');
     // Nothing was created while U-2 is unresolved.
     expect(countCreated(mock, ids)).toBe(0);
@@ -434,6 +446,7 @@ describe('groups create: the journal', () => {
       correlation_id: id,
     });
     const afterServerCreate = mock.stats.log().length;
+    groupCreated();
     const result = await run.result;
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('2 created, 1 already existed');
@@ -447,7 +460,9 @@ describe('groups create: the journal', () => {
       (entry) => entry.method === 'GET' && entry.url.includes('correlation_id'),
     );
     expect(firstCreate).toBeGreaterThan(lastLookup);
-    expect(lookupsOfU2()).toBeGreaterThanOrEqual(2);
+    // One poll, at the command's interval, found it on the second lookup.
+    expect(lookupsOfU2()).toBe(2);
+    expect(recording.waits).toEqual([500]);
   });
 
   it('an unsettled create whose grace window has passed without a group is sent again, and said so', async () => {

@@ -25,7 +25,7 @@ export interface CliIO {
    * starting new work, let work in flight settle for a bounded time, and write what they have.
    */
   signal: AbortSignal;
-  /** The clock the SDK waits with (polls, backoff); the real one when absent. Tests pass a fast one. */
+  /** The clock the SDK and the command's own polls wait with; the real one when absent. Tests pass a fast one. */
   clock?: ClientOptions['clock'];
 }
 

@@ -125,14 +125,18 @@ export async function runBatch(
   const conflicts: BatchOutcome['conflicts'] = [];
 
   const find = (id: string) => client.applicantGroups.findByCorrelationId(id, request);
+  // The command's own polls keep the time the SDK keeps: `io.clock` when a test passes one.
+  const now = () => io.clock?.now() ?? Date.now();
+  const pause = (ms: number) =>
+    io.clock ? io.clock.sleep(ms, stop.signal) : delay(ms, undefined, { signal: stop.signal });
 
   // One lookup; for a create still unsettled, more until its grace window has passed.
   const lookup = async (id: string, state: JournalState | undefined): Promise<ApplicantGroup | undefined> => {
     let group = await find(id);
     if (group || !state || !isUnsettled(state)) return group;
     const deadline = (state.sentAt ?? 0) + graceMs;
-    while (!group && Date.now() < deadline) {
-      await delay(Math.max(1, Math.min(POLL_MS, deadline - Date.now())), undefined, { signal: stop.signal });
+    while (!group && now() < deadline) {
+      await pause(Math.max(1, Math.min(POLL_MS, deadline - now())));
       group = await find(id);
     }
     return group;
