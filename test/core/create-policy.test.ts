@@ -7,13 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { BACKOFF } from '../../src/core/retry.js';
 import {
   type ApplicantGroupCreateParams,
+  type ClientOptions,
   GroupMayHaveBeenCreatedError,
   RequestValidationError,
 } from '../../src/index.js';
 import { loadFixture } from '../fixtures/load.js';
 import { backoffBefore, recordingClock } from '../support/clock.js';
 import { caught } from '../support/exposure.js';
-import { serverWithClient, type TestServer } from '../support/http-server.js';
+import { type Route, serverWithClient, type TestServer } from '../support/http-server.js';
 
 const GROUPS = '/api/v1/applicant_groups';
 const stored = loadFixture('applicant-group') as Record<string, unknown>;
@@ -38,16 +39,18 @@ const setup = serverWithClient({ createGraceWindow: 5_000 });
 /** The methods the server saw on the groups path, in order: `POST`, `GET`, ... */
 const sequence = (server: TestServer) => server.to(GROUPS).map((request) => request.method);
 
+/** The server with these routes, and a client whose waits go on a recording clock. */
+async function onRecordingClock(routes: Record<string, Route>, options: Partial<ClientOptions> = {}) {
+  const clock = recordingClock();
+  return { clock, ...(await setup(routes, { ...options, clock })) };
+}
+
 describe('create policy', () => {
   it('an ambiguous 503 with a correlation_id: polled over the grace window, never resent, then reported', async () => {
-    const clock = recordingClock();
-    const { server, client } = await setup(
-      {
-        [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
-        [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
-      },
-      { clock },
-    );
+    const { clock, server, client } = await onRecordingClock({
+      [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
+      [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
+    });
     const started = clock.now();
     const error = await caught(client.applicantGroups.create(body('lease-1')));
     expect(error).toBeInstanceOf(GroupMayHaveBeenCreatedError);
@@ -101,14 +104,10 @@ describe('create policy', () => {
   });
 
   it('a deadline you set ends the polling: no lookup starts past it', async () => {
-    const clock = recordingClock();
-    const { server, client } = await setup(
-      {
-        [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
-        [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
-      },
-      { clock },
-    );
+    const { clock, server, client } = await onRecordingClock({
+      [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
+      [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
+    });
     const started = clock.now();
     const error = await caught(client.applicantGroups.create(body('lease-2'), { deadline: 2_000 }));
     expect(error).toBeInstanceOf(GroupMayHaveBeenCreatedError);
@@ -120,8 +119,7 @@ describe('create policy', () => {
   });
 
   it('a timeout whose group shows up on a later lookup: returned, with one POST', async () => {
-    const clock = recordingClock();
-    const { server, client } = await setup(
+    const { clock, server, client } = await onRecordingClock(
       {
         [`POST ${GROUPS}`]: () => ({ status: 200, body: stored, delayMs: 300 }),
         [`GET ${GROUPS}`]: (_request, count) => ({
@@ -129,7 +127,7 @@ describe('create policy', () => {
           body: count < 3 ? listOf() : listOf(stored),
         }),
       },
-      { clock, timeout: 100 },
+      { timeout: 100 },
     );
     const group = await client.applicantGroups.create(body(String(stored.correlation_id)));
     expect(group.id).toBe(stored.id);
@@ -138,11 +136,9 @@ describe('create policy', () => {
   });
 
   it('an ambiguous failure without a correlation_id throws at once: no lookup, no resend', async () => {
-    const clock = recordingClock();
-    const { server, client } = await setup(
-      { [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }) },
-      { clock },
-    );
+    const { clock, server, client } = await onRecordingClock({
+      [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
+    });
     const error = await caught(client.applicantGroups.create(body()));
     expect(error).toBeInstanceOf(GroupMayHaveBeenCreatedError);
     expect((error as Error).message).toContain('Pass a correlation_id');
@@ -151,31 +147,23 @@ describe('create policy', () => {
   });
 
   it('a 429 with a correlation_id: looked up before the resend', async () => {
-    const clock = recordingClock();
-    const { server, client } = await setup(
-      {
-        [`POST ${GROUPS}`]: (_request, count) =>
-          count === 1
-            ? { status: 429, headers: { 'retry-after': '0' }, body: {} }
-            : { status: 200, body: stored },
-        [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
-      },
-      { clock },
-    );
+    const { clock, server, client } = await onRecordingClock({
+      [`POST ${GROUPS}`]: (_request, count) =>
+        count === 1
+          ? { status: 429, headers: { 'retry-after': '0' }, body: {} }
+          : { status: 200, body: stored },
+      [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
+    });
     await expect(client.applicantGroups.create(body('lease-2'))).resolves.toMatchObject({ id: stored.id });
     expect(sequence(server)).toEqual(['POST', 'GET', 'POST']);
     expect(clock.waits).toEqual([BACKOFF.floorMs]);
   });
 
   it('a 429 after which the group exists (the server lied): returned, not resent', async () => {
-    const clock = recordingClock();
-    const { server, client } = await setup(
-      {
-        [`POST ${GROUPS}`]: () => ({ status: 429, headers: { 'retry-after': '0' }, body: {} }),
-        [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf(stored) }),
-      },
-      { clock },
-    );
+    const { clock, server, client } = await onRecordingClock({
+      [`POST ${GROUPS}`]: () => ({ status: 429, headers: { 'retry-after': '0' }, body: {} }),
+      [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf(stored) }),
+    });
     await expect(client.applicantGroups.create(body(String(stored.correlation_id)))).resolves.toMatchObject({
       id: stored.id,
     });
@@ -184,16 +172,12 @@ describe('create policy', () => {
   });
 
   it('a 429 without a correlation_id is resent as is: the server refused it before processing', async () => {
-    const clock = recordingClock();
-    const { server, client } = await setup(
-      {
-        [`POST ${GROUPS}`]: (_request, count) =>
-          count === 1
-            ? { status: 429, headers: { 'retry-after': '0' }, body: {} }
-            : { status: 200, body: stored },
-      },
-      { clock },
-    );
+    const { clock, server, client } = await onRecordingClock({
+      [`POST ${GROUPS}`]: (_request, count) =>
+        count === 1
+          ? { status: 429, headers: { 'retry-after': '0' }, body: {} }
+          : { status: 200, body: stored },
+    });
     await expect(client.applicantGroups.create(body())).resolves.toMatchObject({ id: stored.id });
     expect(sequence(server)).toEqual(['POST', 'POST']);
     expect(clock.waits).toEqual([BACKOFF.floorMs]);
