@@ -4,7 +4,7 @@
  * /api/v1 is pointed out; an unknown group id in waitForCompletion is not a fabricated 404.
  */
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { realSleep } from '../../src/core/clock.js';
 import {
   APIConnectionError,
@@ -21,11 +21,11 @@ import { caught } from '../support/exposure.js';
 import {
   CLIENT_ID,
   capturingLogger,
+  closeAfterEach,
   type Route,
   SECRET_KEY,
   serverWithClient,
   startServer,
-  type TestServer,
 } from '../support/http-server.js';
 
 const GROUP = '0d6e3a8e-2f43-4f55-9a35-3f1c4a9c1e01';
@@ -35,15 +35,8 @@ const slow: Route = () => ({ status: 200, body: empty, delayMs: 400 });
 /** A long run of decimals, as in `within 299.9871460000004 ms`. */
 const UNROUNDED = /\d\.\d{3,}/;
 
-// For the tests that build their client by hand (no auth route, a static token, a logger).
-let server: TestServer | undefined;
-let client: VerificationClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
+// For the tests that build their server or client by hand (no auth route, a static token, a logger).
+const track = closeAfterEach();
 
 const serve = serverWithClient();
 
@@ -103,13 +96,15 @@ describe('error messages name the call', () => {
   it('connect refused: says nothing was sent, names host and attempts, logs one line per retry', async () => {
     const port = await closedPort();
     const { logger, lines } = capturingLogger();
-    client = new VerificationClient({
-      baseURL: `http://127.0.0.1:${port}`,
-      accessToken: 'static-token-for-the-refused-test',
-      logger,
-      maxRetries: 2,
-      clock: { now: () => Date.now(), sleep: (ms, signal) => realSleep(ms / 100, signal) },
-    });
+    const client = track(
+      new VerificationClient({
+        baseURL: `http://127.0.0.1:${port}`,
+        accessToken: 'static-token-for-the-refused-test',
+        logger,
+        maxRetries: 2,
+        clock: { now: () => Date.now(), sleep: (ms, signal) => realSleep(ms / 100, signal) },
+      }),
+    );
     const error = await caught(client.applicantGroups.listReports(GROUP));
     expect(error).toBeInstanceOf(APIConnectionError);
     expect((error as APIConnectionError).requestNotSent).toBe(true);
@@ -124,13 +119,15 @@ describe('error messages name the call', () => {
   });
 
   it('a base URL ending in /api/v1: the 404 from the token endpoint says to remove it', async () => {
-    server = await startServer({});
-    client = new VerificationClient({
-      baseURL: `${server.url}/api/v1`,
-      clientId: CLIENT_ID,
-      secretKey: SECRET_KEY,
-      logLevel: 'off',
-    });
+    const server = track(await startServer({}));
+    const client = track(
+      new VerificationClient({
+        baseURL: `${server.url}/api/v1`,
+        clientId: CLIENT_ID,
+        secretKey: SECRET_KEY,
+        logLevel: 'off',
+      }),
+    );
     const error = await caught(client.applicantGroups.listReports(GROUP));
     expect(error).toBeInstanceOf(NotFoundError);
     const message = (error as Error).message;

@@ -4,7 +4,7 @@
  * Each gets a clear, typed error or a bounded result; nothing is sent twice; nothing hangs.
  */
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BACKOFF } from '../../src/core/retry.js';
 import {
   APIConnectionError,
@@ -23,12 +23,12 @@ import {
   authRoute,
   CLIENT_ID,
   capturingLogger,
+  closeAfterEach,
   mintToken,
   type Route,
   SECRET_KEY,
   serverWithClient,
   startServer,
-  type TestServer,
 } from '../support/http-server.js';
 
 const GROUP = '0d6e3a8e-2f43-4f55-9a35-3f1c4a9c1e01';
@@ -37,15 +37,8 @@ const GROUPS_PATH = '/api/v1/applicant_groups';
 const REPORT = 'c0ffee00-1111-4222-8333-444455556666';
 const empty = { household_reports: [], individual_reports: [] };
 
-// For the tests that build their client by hand (no auth route, a static token, a logger).
-let server: TestServer | undefined;
-let client: VerificationClient | undefined;
-afterEach(async () => {
-  await client?.close();
-  await server?.close();
-  client = undefined;
-  server = undefined;
-});
+// For the tests that build their server or client by hand (no auth route, a static token, a logger).
+const track = closeAfterEach();
 
 const setup = serverWithClient();
 
@@ -165,25 +158,29 @@ describe('huge and echoing error bodies', () => {
   it('a server echoing the secret key and the token: neither appears in errors or logs', async () => {
     const tokens: string[] = [];
     const { logger, lines } = capturingLogger();
-    server = await startServer({
-      'POST /api/v1/tenants/auth': authRoute(1800, tokens),
-      [`GET ${REPORTS_PATH}`]: (request) => ({
-        status: 400,
-        body: {
-          message: `You sent ${request.headers.authorization} with key ${SECRET_KEY}`,
-          echo: { authorization: request.headers.authorization, note: `key=${SECRET_KEY}` },
-        },
+    const server = track(
+      await startServer({
+        'POST /api/v1/tenants/auth': authRoute(1800, tokens),
+        [`GET ${REPORTS_PATH}`]: (request) => ({
+          status: 400,
+          body: {
+            message: `You sent ${request.headers.authorization} with key ${SECRET_KEY}`,
+            echo: { authorization: request.headers.authorization, note: `key=${SECRET_KEY}` },
+          },
+        }),
+        [`POST ${GROUPS_PATH}`]: (request) => ({ status: 503, body: `echo: ${request.body} ${SECRET_KEY}` }),
       }),
-      [`POST ${GROUPS_PATH}`]: (request) => ({ status: 503, body: `echo: ${request.body} ${SECRET_KEY}` }),
-    });
-    client = new VerificationClient({
-      baseURL: server.url,
-      clientId: CLIENT_ID,
-      secretKey: SECRET_KEY,
-      logger,
-      logLevel: 'debug',
-      maxRetries: 0,
-    });
+    );
+    const client = track(
+      new VerificationClient({
+        baseURL: server.url,
+        clientId: CLIENT_ID,
+        secretKey: SECRET_KEY,
+        logger,
+        logLevel: 'debug',
+        maxRetries: 0,
+      }),
+    );
     const error = await caught(client.applicantGroups.listReports(GROUP));
     expect(error).toBeInstanceOf(BadRequestError);
     const token = tokens[0] ?? '';
@@ -201,18 +198,22 @@ describe('huge and echoing error bodies', () => {
   });
 
   it('an auth endpoint echoing the credentials back in a 400: the error holds no secret', async () => {
-    server = await startServer({
-      'POST /api/v1/tenants/auth': (request) => ({
-        status: 400,
-        body: { message: `bad request ${request.body}` },
+    const server = track(
+      await startServer({
+        'POST /api/v1/tenants/auth': (request) => ({
+          status: 400,
+          body: { message: `bad request ${request.body}` },
+        }),
       }),
-    });
-    client = new VerificationClient({
-      baseURL: server.url,
-      clientId: CLIENT_ID,
-      secretKey: SECRET_KEY,
-      logLevel: 'off',
-    });
+    );
+    const client = track(
+      new VerificationClient({
+        baseURL: server.url,
+        clientId: CLIENT_ID,
+        secretKey: SECRET_KEY,
+        logLevel: 'off',
+      }),
+    );
     const error = await caught(client.applicantGroups.listReports(GROUP));
     expect(error).toBeInstanceOf(BadRequestError);
     const shown = [(error as Error).message, JSON.stringify(error), inspect(error, { depth: 10 })].join('\n');
@@ -223,16 +224,23 @@ describe('huge and echoing error bodies', () => {
     const { logger, lines } = capturingLogger();
     const now = Math.floor(Date.now() / 1000);
     const backwards = await mintToken(-600);
-    server = await startServer({
-      'POST /api/v1/tenants/auth': () => ({ status: 204, headers: { authorization: `Bearer ${backwards}` } }),
-      [`GET ${REPORTS_PATH}`]: () => ({ status: 200, body: empty }),
-    });
-    client = new VerificationClient({
-      baseURL: server.url,
-      clientId: CLIENT_ID,
-      secretKey: SECRET_KEY,
-      logger,
-    });
+    const server = track(
+      await startServer({
+        'POST /api/v1/tenants/auth': () => ({
+          status: 204,
+          headers: { authorization: `Bearer ${backwards}` },
+        }),
+        [`GET ${REPORTS_PATH}`]: () => ({ status: 200, body: empty }),
+      }),
+    );
+    const client = track(
+      new VerificationClient({
+        baseURL: server.url,
+        clientId: CLIENT_ID,
+        secretKey: SECRET_KEY,
+        logger,
+      }),
+    );
     for (let i = 0; i < 3; i++) await client.applicantGroups.listReports(GROUP);
     expect(now).toBeGreaterThan(0);
     expect(server.to('/api/v1/tenants/auth')).toHaveLength(1);
@@ -300,11 +308,7 @@ describe('PDF links', () => {
       expect(downloads[0]?.headers.authorization).toBeUndefined();
       // The API itself got the caller's headers.
       expect(server.to(`/api/v1/reports/${REPORT}`)[0]?.headers['x-api-key']).toBe('caller-credential');
-      await client.close();
-      await server.close();
     }
-    client = undefined;
-    server = undefined;
   });
 });
 
@@ -321,16 +325,20 @@ describe('path parameters', () => {
 describe('one retry budget per call', () => {
   it('a token endpoint answering 500 gets maxRetries + 1 calls, not (maxRetries + 1)^2', async () => {
     const clock = recordingClock();
-    server = await startServer({
-      'POST /api/v1/tenants/auth': () => ({ status: 500, body: { error: 'auth down' } }),
-    });
-    client = new VerificationClient({
-      baseURL: server.url,
-      clientId: CLIENT_ID,
-      secretKey: SECRET_KEY,
-      logLevel: 'off',
-      clock,
-    });
+    const server = track(
+      await startServer({
+        'POST /api/v1/tenants/auth': () => ({ status: 500, body: { error: 'auth down' } }),
+      }),
+    );
+    const client = track(
+      new VerificationClient({
+        baseURL: server.url,
+        clientId: CLIENT_ID,
+        secretKey: SECRET_KEY,
+        logLevel: 'off',
+        clock,
+      }),
+    );
     const error = await caught(
       client.applicantGroups.create({
         applicants: [{ first_name: 'A', last_name: 'B', email: 'a.b@example.com' }],

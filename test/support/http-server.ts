@@ -135,24 +135,34 @@ export function capturingLogger() {
  * setup of that file shares, `options` a setup's own.
  */
 export function serverWithClient(defaults: Partial<ClientOptions> = {}) {
-  let server: TestServer | undefined;
-  let client: VerificationClient | undefined;
-  afterEach(async () => {
-    await client?.close();
-    await server?.close();
-    client = undefined;
-    server = undefined;
-  });
+  const track = closeAfterEach();
   return async (routes: Record<string, Route>, options: Partial<ClientOptions> = {}) => {
-    server = await startServer({ 'POST /api/v1/tenants/auth': authRoute(), ...routes });
-    client = new VerificationClient({
-      baseURL: server.url,
-      clientId: CLIENT_ID,
-      secretKey: SECRET_KEY,
-      logLevel: 'off',
-      ...defaults,
-      ...options,
-    });
+    const server = track(await startServer({ 'POST /api/v1/tenants/auth': authRoute(), ...routes }));
+    const client = track(
+      new VerificationClient({
+        baseURL: server.url,
+        clientId: CLIENT_ID,
+        secretKey: SECRET_KEY,
+        logLevel: 'off',
+        ...defaults,
+        ...options,
+      }),
+    );
     return { server, client };
+  };
+}
+
+/**
+ * Closes, after each test, every server or client passed to the returned `track` during it,
+ * newest first. Call it at a test file's top level.
+ */
+export function closeAfterEach(): <T extends { close(): Promise<unknown> }>(resource: T) => T {
+  const open: Array<{ close(): Promise<unknown> }> = [];
+  afterEach(async () => {
+    for (const resource of open.splice(0).reverse()) await resource.close();
+  });
+  return (resource) => {
+    open.push(resource);
+    return resource;
   };
 }
