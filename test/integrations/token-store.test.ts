@@ -96,12 +96,18 @@ function exchanger() {
   return { exchange, count: () => count };
 }
 
+/** `sharedTokenExchange` for client-a at NOW over `store`, with a counting exchange and a captured log. */
+function exchangeOver(store: TokenStore) {
+  const { exchange, count } = exchanger();
+  const { logger, lines } = capturingLogger();
+  const next = sharedTokenExchange(store, { clientId: 'client-a', logger, exchange, now: () => NOW });
+  return { next, count, lines };
+}
+
 describe('sharedTokenExchange', () => {
   it('uses a fresh stored token of the same client id without exchanging', async () => {
     const store = memoryStore(token('shared', 20 * 60_000));
-    const { exchange, count } = exchanger();
-    const { logger } = capturingLogger();
-    const next = sharedTokenExchange(store, { clientId: 'client-a', logger, exchange, now: () => NOW });
+    const { next, count } = exchangeOver(store);
     expect(await next()).toEqual({ token: 'token-shared', expiresAt: NOW + 20 * 60_000 });
     expect(count()).toBe(0);
     expect(store.sets).toEqual([]);
@@ -109,9 +115,7 @@ describe('sharedTokenExchange', () => {
 
   it('ignores a stored token within 60 s of expiry, exchanges, and saves the new one', async () => {
     const store = memoryStore(token('old', 60_000));
-    const { exchange, count } = exchanger();
-    const { logger } = capturingLogger();
-    const next = sharedTokenExchange(store, { clientId: 'client-a', logger, exchange, now: () => NOW });
+    const { next, count } = exchangeOver(store);
     expect(await next()).toEqual({ token: 'token-exchanged-1', expiresAt: NOW + 1_800_000 });
     expect(count()).toBe(1);
     expect(store.sets).toEqual([
@@ -121,13 +125,7 @@ describe('sharedTokenExchange', () => {
 
   it('uses a stored token with 61 s left', async () => {
     const store = memoryStore(token('almost', 61_000));
-    const { exchange, count } = exchanger();
-    const next = sharedTokenExchange(store, {
-      clientId: 'client-a',
-      logger: capturingLogger().logger,
-      exchange,
-      now: () => NOW,
-    });
+    const { next, count } = exchangeOver(store);
     expect((await next()).token).toBe('token-almost');
     expect(count()).toBe(0);
   });
@@ -138,13 +136,7 @@ describe('sharedTokenExchange', () => {
       { token: '', expiresAt: NOW + 1e6, clientId: 'client-a' },
     ]) {
       const store = memoryStore(stored);
-      const { exchange, count } = exchanger();
-      const next = sharedTokenExchange(store, {
-        clientId: 'client-a',
-        logger: capturingLogger().logger,
-        exchange,
-        now: () => NOW,
-      });
+      const { next, count } = exchangeOver(store);
       expect((await next()).token).toBe('token-exchanged-1');
       expect(count()).toBe(1);
     }
@@ -152,13 +144,7 @@ describe('sharedTokenExchange', () => {
 
   it('never hands back the token it used last (a refresh means it expired or was rejected)', async () => {
     const store = memoryStore(token('shared', 20 * 60_000));
-    const { exchange, count } = exchanger();
-    const next = sharedTokenExchange(store, {
-      clientId: 'client-a',
-      logger: capturingLogger().logger,
-      exchange,
-      now: () => NOW,
-    });
+    const { next, count } = exchangeOver(store);
     expect((await next()).token).toBe('token-shared');
     // The API rejected token-shared: the next refresh exchanges rather than reusing it.
     expect((await next()).token).toBe('token-exchanged-1');
@@ -169,8 +155,6 @@ describe('sharedTokenExchange', () => {
   });
 
   it('bypasses a store that fails, warning without the token', async () => {
-    const { exchange, count } = exchanger();
-    const { logger, lines } = capturingLogger();
     const broken: TokenStore = {
       get: async () => {
         throw new Error('connection refused');
@@ -179,7 +163,7 @@ describe('sharedTokenExchange', () => {
         throw new Error('read-only replica');
       },
     };
-    const next = sharedTokenExchange(broken, { clientId: 'client-a', logger, exchange, now: () => NOW });
+    const { next, count, lines } = exchangeOver(broken);
     expect((await next()).token).toBe('token-exchanged-1');
     expect(count()).toBe(1);
     expect(lines).toEqual([
