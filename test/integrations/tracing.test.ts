@@ -84,6 +84,29 @@ const createContext = (extra: Record<string, unknown>) => ({
   ...extra,
 });
 
+/** The create's synchronous start and end, before any attempt. */
+const createOpened = () =>
+  (['start', 'end'] as const).map((phase) => ({
+    kind: `applicantGroups.create ${phase}`,
+    ...createContext({ attempts: 0, retries: [], lookups: 0, recovered: false }),
+  }));
+
+/** The create's settling events, with its final context. */
+const createSettled = (final: Record<string, unknown>) =>
+  (['asyncStart', 'asyncEnd'] as const).map((phase) => ({
+    kind: `applicantGroups.create ${phase}`,
+    ...createContext(final),
+  }));
+
+/** An attempt event of the create (call 1). */
+const createAttempt = (attempt: number, outcome: Record<string, unknown>) => ({
+  kind: 'attempt',
+  callId: 1,
+  operation: 'applicantGroups.create',
+  attempt,
+  ...outcome,
+});
+
 const listCall = (id: number, found: boolean) => {
   const base = {
     id,
@@ -146,34 +169,12 @@ describe('tracing channels against the mock', () => {
     const retry = { attempt: 1, reason: 'status 429', delayMs: 300 };
     const final = { attempts: 2, status: 200, retries: [retry], lookups: 1, recovered: false };
     expect(normalise(recorder.events)).toEqual([
-      {
-        kind: 'applicantGroups.create start',
-        ...createContext({ attempts: 0, retries: [], lookups: 0, recovered: false }),
-      },
-      {
-        kind: 'applicantGroups.create end',
-        ...createContext({ attempts: 0, retries: [], lookups: 0, recovered: false }),
-      },
-      {
-        kind: 'attempt',
-        callId: 1,
-        operation: 'applicantGroups.create',
-        attempt: 1,
-        status: 429,
-        outcome: 'response',
-      },
+      ...createOpened(),
+      createAttempt(1, { status: 429, outcome: 'response' }),
       { kind: 'retry', callId: 1, operation: 'applicantGroups.create', ...retry },
       ...listCall(2, false),
-      {
-        kind: 'attempt',
-        callId: 1,
-        operation: 'applicantGroups.create',
-        attempt: 2,
-        status: 200,
-        outcome: 'response',
-      },
-      { kind: 'applicantGroups.create asyncStart', ...createContext(final) },
-      { kind: 'applicantGroups.create asyncEnd', ...createContext(final) },
+      createAttempt(2, { status: 200, outcome: 'response' }),
+      ...createSettled(final),
     ]);
     expect(mock.stats.count(`POST ${GROUPS}`)).toBe(2);
     // The traced delay is the wait taken: the server's 300 ms, once.
@@ -190,24 +191,10 @@ describe('tracing channels against the mock', () => {
     expect(group.correlation_id).toBe('trace-recovered');
     const final = { attempts: 1, retries: [], lookups: 1, recovered: true };
     expect(normalise(recorder.events)).toEqual([
-      {
-        kind: 'applicantGroups.create start',
-        ...createContext({ attempts: 0, retries: [], lookups: 0, recovered: false }),
-      },
-      {
-        kind: 'applicantGroups.create end',
-        ...createContext({ attempts: 0, retries: [], lookups: 0, recovered: false }),
-      },
-      {
-        kind: 'attempt',
-        callId: 1,
-        operation: 'applicantGroups.create',
-        attempt: 1,
-        outcome: 'connection_error',
-      },
+      ...createOpened(),
+      createAttempt(1, { outcome: 'connection_error' }),
       ...listCall(2, true),
-      { kind: 'applicantGroups.create asyncStart', ...createContext(final) },
-      { kind: 'applicantGroups.create asyncEnd', ...createContext(final) },
+      ...createSettled(final),
     ]);
     expect(mock.stats.count(`POST ${GROUPS}`)).toBe(1);
   });
