@@ -1,5 +1,7 @@
-/** A valid applicant-group create body for tests: one applicant (with a phone, so two invitations). */
+/** Valid applicant-group create bodies for tests. */
 import type { ApplicantGroupCreateParams } from '../../src/index.js';
+
+/** One applicant, with a phone (so two invitations). */
 
 export function groupCreateBody(email: string, correlationId: string): ApplicantGroupCreateParams {
   return {
@@ -14,5 +16,25 @@ export function groupCreateBody(email: string, correlationId: string): Applicant
     decision_maker_display_name: 'Maple Court Leasing',
     monthly_rent: 1950,
     correlation_id: correlationId,
+  };
+}
+
+/** Two applicants whose events go to `webhookUrl`: the webhook tests' household. */
+export function engineHouseBody(webhookUrl: string): ApplicantGroupCreateParams {
+  return {
+    applicants: [
+      { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+      { first_name: 'Charles', last_name: 'Babbage', email: 'charles@example.com' },
+    ],
+    property: {
+      name: 'Engine House',
+      street_address: '1 Analytical Way',
+      city: 'Boston',
+      state: 'Massachusetts',
+      zip_code: '02110',
+    },
+    decision_maker_display_name: 'Engine House Leasing',
+    monthly_rent: 2400,
+    webhook_url: webhookUrl,
   };
 }

@@ -22,6 +22,7 @@ import {
   webhookHandler,
 } from '../../src/index.js';
 import { createMockServer, type DeliveryRecord, type MockServer } from '../../src/testing/index.js';
+import { engineHouseBody } from '../support/bodies.js';
 import { expose } from '../support/exposure.js';
 
 const SECRET = 'whsec-adapters-test';
@@ -166,22 +167,7 @@ function post(url: string, body: string, headers: Record<string, string> = {}): 
 }
 
 async function createGroupAndComplete(client: VerificationClient, mock: MockServer, webhookUrl: string) {
-  const group = await client.applicantGroups.create({
-    applicants: [
-      { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
-      { first_name: 'Charles', last_name: 'Babbage', email: 'charles@example.com' },
-    ],
-    property: {
-      name: 'Engine House',
-      street_address: '1 Analytical Way',
-      city: 'Boston',
-      state: 'Massachusetts',
-      zip_code: '02110',
-    },
-    decision_maker_display_name: 'Engine House Leasing',
-    monthly_rent: 2400,
-    webhook_url: webhookUrl,
-  });
+  const group = await client.applicantGroups.create(engineHouseBody(webhookUrl));
   for (const applicant of group.applicants) {
     mock.applicants.start(applicant.id);
     mock.applicants.complete(applicant.id, 'finished');

@@ -17,6 +17,7 @@ import {
   WebhookVerificationError,
 } from '../../src/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import { engineHouseBody } from '../support/bodies.js';
 
 const SECRET = 'whsec-receiver-test';
 
@@ -75,20 +76,7 @@ describe('webhook receiver against the mock server', () => {
     receiver = await startReceiver(client);
 
     group = await client.applicantGroups.create({
-      applicants: [
-        { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
-        { first_name: 'Charles', last_name: 'Babbage', email: 'charles@example.com' },
-      ],
-      property: {
-        name: 'Engine House',
-        street_address: '1 Analytical Way',
-        city: 'Boston',
-        state: 'Massachusetts',
-        zip_code: '02110',
-      },
-      decision_maker_display_name: 'Engine House Leasing',
-      monthly_rent: 2400,
-      webhook_url: receiver.url,
+      ...engineHouseBody(receiver.url),
       correlation_id: 'receiver-test-1',
     });
     for (const applicant of group.applicants) {
