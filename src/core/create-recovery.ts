@@ -108,7 +108,7 @@ export async function recoverAmbiguousCreate<T>(
   let lookups = 0;
   for (let poll = 0; ; poll++) {
     const timeout = Math.min(env.timeout, hardEnd - env.clock.now());
-    if (timeout <= 0 && lookups > 0) break;
+    if (timeout <= 0) break;
     const { found, error } = await lookOnce(lookup, env, Math.max(1, timeout), context);
     lookups++;
     if (found !== undefined) {
