@@ -1,10 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { configDefaults, defineConfig, type ViteUserConfig } from 'vitest/config';
 
-/** Scans what the tests showed for secrets and contact details, after the run. */
-export const REDACTION_SCAN = 'test/support/global-redaction.ts';
-
-/** What every run shares: the package names pointed at the sources, the exposure collection, timeouts. */
+/** What every run shares: the package names pointed at the sources, the redaction scan, timeouts. */
 export const shared = {
   resolve: {
     alias: {
@@ -14,6 +11,7 @@ export const shared = {
   },
   test: {
     setupFiles: ['test/support/setup-exposure.ts'],
+    globalSetup: ['test/support/global-redaction.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
@@ -35,7 +33,6 @@ export default defineConfig({
   ...shared,
   test: {
     ...shared.test,
-    globalSetup: [REDACTION_SCAN],
     include: ['test/**/*.test.ts'],
     exclude: [...configDefaults.exclude, ...NOT_IN_NPM_TEST],
     // The files of a worker share one module cache: each file re-imported the SDK, the mock and
