@@ -6,6 +6,12 @@
 export { VerificationClient } from './client.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
 export { type BatchOptions, type BatchProgress, mapSettled, type Settled } from './core/batch.js';
+export type {
+  Coordination,
+  CreateLease,
+  CreateOutcome,
+  CreateOutcomeRecord,
+} from './core/coordination.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,

@@ -1,0 +1,94 @@
+/**
+ * What processes behind one client id must share so that, together, they behave like one careful
+ * client: who may send a create for a correlation id (a fenced lease), what that create came to
+ * (an outcome record a waiting process reads instead of creating), one token exchange at a time,
+ * and the pause after a 429. The client option `coordination` takes an implementation: the
+ * in-process default costs nothing, `FileCoordination` covers one machine, and
+ * `RedisCoordination` (`applicant-verification/redis`) a fleet.
+ *
+ * Keys are given as parts (client id, correlation id), never pre-joined, so that an implementation
+ * can quote them and add what its store needs (Redis Cluster hash tags, file names).
+ */
+
+/** A lease on one (client id, correlation id): while it is held, no other holder sends that create. */
+export interface CreateLease {
+  /** The client id the lease belongs to. */
+  readonly clientId: string;
+  /** The correlation id the lease covers. */
+  readonly correlationId: string;
+  /**
+   * The fencing token: strictly greater than that of every earlier lease on the same key. A write
+   * made with a lease whose fence is no longer the newest is refused, so a holder that stalled past
+   * its expiry cannot overwrite its successor's outcome.
+   */
+  readonly fence: number;
+  /** When the lease lapses unless released first, epoch milliseconds. */
+  readonly expiresAt: number;
+}
+
+/** What a create under a lease came to, as a waiting process reads it. */
+export type CreateOutcome =
+  | {
+      /** The create went through (or recovery found its result): this is the created object's id. */
+      readonly state: 'created';
+      /** The created object's id. */
+      readonly id: string;
+    }
+  | {
+      /**
+       * Nobody knows whether the create reached the server (the holder's grace window ran out). A
+       * waiting process must not send it either: it looks the object up, or reports it unresolved.
+       */
+      readonly state: 'unresolved';
+    };
+
+/** A {@link CreateOutcome} as stored: with the fence of the lease that wrote it and when. */
+export type CreateOutcomeRecord = CreateOutcome & {
+  /** The fence of the lease the outcome was recorded under. */
+  readonly fence: number;
+  /** When it was recorded, epoch milliseconds. */
+  readonly recordedAt: number;
+};
+
+/**
+ * The coordination a fleet of processes shares. Every method may be called concurrently by many
+ * processes. A method that throws (the store went away) is logged by the client, which then fails
+ * safe: no create is sent without its lease unless the caller opted out.
+ */
+export interface Coordination {
+  /**
+   * Takes the lease on (clientId, correlationId) for `ttlMs`, or resolves `undefined` when another
+   * holder has it and it has not expired. A lapsed lease is taken over with a greater fence.
+   */
+  acquireCreateLease(
+    clientId: string,
+    correlationId: string,
+    ttlMs: number,
+  ): Promise<CreateLease | undefined>;
+  /** Gives the lease back early; does nothing when it has already lapsed or been taken over. */
+  releaseCreateLease(lease: CreateLease): Promise<void>;
+  /**
+   * Records what the create under `lease` came to. Resolves `false`, and records nothing, when the
+   * lease's fence is no longer the newest for its key.
+   */
+  recordCreateOutcome(lease: CreateLease, outcome: CreateOutcome): Promise<boolean>;
+  /** The outcome last recorded for (clientId, correlationId), if any. */
+  readCreateOutcome(clientId: string, correlationId: string): Promise<CreateOutcomeRecord | undefined>;
+  /**
+   * Runs `exchange` while no other process of this client id runs its own (the lock lapses after
+   * `ttlMs`, so a process that died holding it does not stop the fleet). A process that waited
+   * should first look again in the token store: the holder has probably just saved a token there.
+   */
+  withTokenExchange<T>(clientId: string, ttlMs: number, exchange: () => Promise<T>): Promise<T>;
+  /**
+   * Tells every process of this client id to hold its requests until `untilEpochMs` (a 429's
+   * `Retry-After`, already capped by the caller). A later pause wins.
+   */
+  publishPause(clientId: string, untilEpochMs: number): Promise<void>;
+  /**
+   * Calls `listener` with each pause another process (or this one) publishes for this client id.
+   * The client keeps the newest in memory, so a pause costs no round trip per request. Returns the
+   * unsubscribe function.
+   */
+  onPause(clientId: string, listener: (untilEpochMs: number) => void): () => void;
+}
