@@ -245,7 +245,7 @@ function expectPathIntoBody(body: unknown, path: string): void {
   expect(node, `issue path "${path}"`).toBeTypeOf('object');
 }
 
-const RUNS = 150;
+const RUNS = 100;
 
 describe.each([
   {
