@@ -9,6 +9,7 @@ import { HttpCore } from './core/http.js';
 import { INSPECT } from './core/inspect.js';
 import { Limiter } from './core/limiter.js';
 import { createLogger } from './core/log.js';
+import { indexOperations } from './core/operation.js';
 import { type ClientOptions, resolveOptions } from './core/options.js';
 import {
   type RawGetMethod,
@@ -22,6 +23,7 @@ import { createTokenExchange } from './core/token-exchange.js';
 import { withTokenStore } from './core/token-store.js';
 import { ApplicantGroups } from './resources/applicant-groups.js';
 import { Auth } from './resources/auth.js';
+import { OPERATIONS } from './resources/operations.js';
 import { Reports } from './resources/reports.js';
 import { groupMayHaveBeenCreated } from './resources/resource.js';
 import { ScreeningGroups } from './resources/screening-groups.js';
@@ -114,7 +116,7 @@ export class ClientBase {
       request: this.request,
       get: this.get,
       post: this.post,
-    } = rawRequestMethods(core, groupMayHaveBeenCreated));
+    } = rawRequestMethods(core, groupMayHaveBeenCreated, indexOperations(OPERATIONS)));
   }
 
   /** Closes the connections the client opened, so a batch script can exit. */
