@@ -77,6 +77,16 @@ export {
   type WaitOptions,
 } from './resources/applicant-groups.js';
 export { Auth } from './resources/auth.js';
+export {
+  DEFAULT_SYNC_MARGIN_MS,
+  type GroupChange,
+  type GroupSnapshot,
+  type GroupStore,
+  MemoryGroupStore,
+  type SyncOptions,
+  type SyncSource,
+} from './resources/group-sync.js';
+export { currentHouseholdReport } from './resources/household-report.js';
 export { Reports } from './resources/reports.js';
 export { ScreeningGroups } from './resources/screening-groups.js';
 export { Webhooks } from './resources/webhooks.js';
