@@ -112,6 +112,13 @@ export {
   type WebRequestWebhookOptions,
   webhookHandler,
 } from './webhooks/adapters/web.js';
+export {
+  DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS,
+  MemoryDeliveryStore,
+  type MemoryDeliveryStoreOptions,
+  type WebhookDedupeOptions,
+  type WebhookDeliveryStore,
+} from './webhooks/deliveries.js';
 export type { WebhookHandlerOptions } from './webhooks/receive.js';
 export {
   signWebhook,

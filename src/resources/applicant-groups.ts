@@ -19,6 +19,7 @@ import {
   applicantGroupReportsSchema,
   type ReportDetail,
 } from '../schemas/reports.js';
+import type { WebhookEvent } from '../schemas/webhooks.js';
 import {
   type GroupChange,
   type GroupStore,
@@ -29,6 +30,7 @@ import {
 import { householdReport } from './household-report.js';
 import { Reports } from './reports.js';
 import { APIResource, groupCreateRecovery } from './resource.js';
+import { changesFromEvent } from './webhook-hints.js';
 
 const GROUPS = '/api/v1/applicant_groups';
 
@@ -186,6 +188,18 @@ export class ApplicantGroups extends APIResource {
    */
   sync(store: GroupStore, options?: SyncOptions): AsyncGenerator<GroupChange, void, undefined> {
     return syncGroups(this.syncSource(), store, options);
+  }
+
+  /**
+   * A webhook as a hint: reads the event's group from the API and yields what changed since
+   * `store` last saw it, exactly as `sync` would. Repeated or late events yield nothing stale.
+   */
+  syncEvent(
+    event: WebhookEvent,
+    store: GroupStore,
+    options?: SyncOptions,
+  ): AsyncGenerator<GroupChange, void, undefined> {
+    return changesFromEvent(this.syncSource(), store, event, options);
   }
 
   /** @internal What sync and the webhook hints read through. */
