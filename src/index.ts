@@ -84,7 +84,6 @@ export {
   type GroupStore,
   MemoryGroupStore,
   type SyncOptions,
-  type SyncSource,
 } from './resources/group-sync.js';
 export { currentHouseholdReport } from './resources/household-report.js';
 export { Reports } from './resources/reports.js';

@@ -187,7 +187,7 @@ export class ApplicantGroups extends APIResource {
    * change in the store when the next one is asked for. See src/resources/group-sync.ts.
    */
   sync(store: GroupStore, options?: SyncOptions): AsyncGenerator<GroupChange, void, undefined> {
-    return syncGroups(this.syncSource(), store, options);
+    return syncGroups(this.#syncSource(), store, options);
   }
 
   /**
@@ -199,11 +199,11 @@ export class ApplicantGroups extends APIResource {
     store: GroupStore,
     options?: SyncOptions,
   ): AsyncGenerator<GroupChange, void, undefined> {
-    return changesFromEvent(this.syncSource(), store, event, options);
+    return changesFromEvent(this.#syncSource(), store, event, options);
   }
 
-  /** @internal What sync and the webhook hints read through. */
-  syncSource(): SyncSource {
+  /** What sync and the webhook hints read through. */
+  #syncSource(): SyncSource {
     return {
       list: (params, o) => this.list(params, o),
       findById: (id, hint, o) => this.findById(id, { created_at_timestamp: hint.created_at_timestamp }, o),
