@@ -12,7 +12,7 @@ import { errorResponse, jsonResponse } from './responses.js';
 import { readJson } from './routes.js';
 import { COMPLETION_REASONS, type CompletionReason } from './store.js';
 import { fieldName } from './validation.js';
-import { webhookFaultRoutes } from './webhook-faults.js';
+import { webhookFaultRoutes } from './webhook-fault-routes.js';
 
 /** Path prefix of the control API. */
 export const CONTROL_PREFIX = '/__mock';
