@@ -6,7 +6,8 @@
  * The list window is the 14-day request expiry plus a margin: a window of exactly 14 days loses a
  * group the moment it expires, so its expiry is never seen. Groups the store last saw live that
  * have left the window are read one by one, and so are groups whose deadline passed while the pass
- * ran, so an expiry is reported whatever the timing.
+ * ran, so an expiry is reported whatever the timing. A completed group older than the window is
+ * no longer watched: a re-open after that is seen through its webhook (`syncEvent`) only.
  */
 
 import type { RequestOptions } from '../core/http.js';
