@@ -29,8 +29,9 @@ function verificationIdOf(event: WebhookEvent): string | undefined {
 
 /**
  * The changes an event points at: its group read from the API and diffed against the store. An
- * event naming only a verification finds its group through the store; a verification the store
- * does not know yet (a group created elsewhere) runs one sync pass, which records it. Events of
+ * event naming only a verification finds its group through the store. A group the store does not
+ * know yet (created elsewhere, or before the store existed) runs one sync pass, which records it
+ * (and yields whatever else changed); a bounded list, never a walk of the whole account. Events of
  * screening groups, and unknown codes, yield nothing.
  */
 export async function* changesFromEvent(
@@ -40,14 +41,13 @@ export async function* changesFromEvent(
   options: SyncOptions = {},
 ): AsyncGenerator<GroupChange, void, undefined> {
   const { marginMs: _margin, now: _now, ...request } = options;
-  const direct = groupIdOf(event);
-  if (direct !== undefined) {
-    yield* refreshGroup(source, store, direct, request satisfies RequestOptions);
-    return;
-  }
   const verificationId = verificationIdOf(event);
-  if (verificationId === undefined) return;
-  const groupId = await store.groupOfVerification(verificationId);
-  if (groupId !== undefined) yield* refreshGroup(source, store, groupId, request);
-  else yield* syncGroups(source, store, options);
+  const groupId =
+    groupIdOf(event) ??
+    (verificationId === undefined ? undefined : await store.groupOfVerification(verificationId));
+  if (groupId !== undefined && (await store.get(groupId)) !== undefined) {
+    yield* refreshGroup(source, store, groupId, request satisfies RequestOptions);
+  } else if (groupId !== undefined || verificationId !== undefined) {
+    yield* syncGroups(source, store, options);
+  }
 }

@@ -275,3 +275,55 @@ describe('applicantGroups.sync with webhooks dropped', () => {
     });
   });
 });
+
+describe('applicantGroups.syncEvent: a webhook as a hint', () => {
+  const options = { now: () => mock.clock.now() };
+  async function changes(event: Parameters<typeof client.applicantGroups.syncEvent>[0], s: MemoryGroupStore) {
+    const out: GroupChange[] = [];
+    for await (const change of client.applicantGroups.syncEvent(event, s, options)) out.push(change);
+    return out;
+  }
+
+  it('a late or repeated event yields nothing and never rolls the status back', async () => {
+    const s = new MemoryGroupStore();
+    const group = await client.applicantGroups.create(household('late', 1));
+    const verificationId = group.applicants[0]?.verifications?.[0]?.id ?? '';
+    mock.applicants.complete(group.applicants[0]?.id ?? '');
+    // The group is unknown to the store: the first event runs a sync pass that records it.
+    const reportId = mock.reports.forGroup(group.id)[0]?.id ?? '';
+    const first = await changes(
+      { code: 'REPORT_READY', applicant_group_id: group.id, report_id: reportId, report_type: 'income' },
+      s,
+    );
+    expect(first.map((c) => c.type)).toEqual(['added', 'report_added', 'report_added']);
+    expect(s.get(group.id)?.status).toBe('completed');
+    // VERIFICATION_STARTED arriving last, and the REPORT_READY again: nothing changes.
+    expect(await changes({ code: 'VERIFICATION_STARTED', verification_id: verificationId }, s)).toEqual([]);
+    expect(
+      await changes(
+        { code: 'REPORT_READY', applicant_group_id: group.id, report_id: reportId, report_type: 'income' },
+        s,
+      ),
+    ).toEqual([]);
+    expect(s.get(group.id)?.status).toBe('completed');
+    // A re-open is real news, whichever event points at it.
+    mock.applicants.reopen(group.applicants[0]?.id ?? '');
+    const reopened = await changes(
+      { code: 'VERIFICATION_COMPLETED', verification_id: verificationId, reason_completed: 'finished' },
+      s,
+    );
+    expect(
+      reopened.map((c) =>
+        c.type === 'status_changed' ? `${c.previous.status} -> ${c.group.status}` : c.type,
+      ),
+    ).toEqual(['completed -> in_progress']);
+  });
+
+  it('ignores screening-group events and unknown codes', async () => {
+    const s = new MemoryGroupStore();
+    await client.applicantGroups.create(household('other', 1));
+    expect(await changes({ code: 'SCREENING_GROUP_COMPLETED', screening_group_id: 'x' }, s)).toEqual([]);
+    expect(await changes({ code: 'SOMETHING_NEW' }, s)).toEqual([]);
+    expect(s.all()).toEqual([]);
+  });
+});
