@@ -126,3 +126,4 @@ export {
   type WebhookHeaders,
   type WebhookSignature,
 } from './webhooks/verify.js';
+export { unwrapWebhookAsync, verifyWebhookAsync } from './webhooks/verify-async.js';

@@ -6,7 +6,7 @@
  * handled. A delivery is recorded only once the handler succeeded, so a failed one is handled
  * again when it is resent.
  */
-import { signWebhook, type WebhookBody } from './verify.js';
+import type { WebhookBody } from './verify.js';
 
 /** Default window in which a repeated delivery is dropped: 5 minutes. */
 export const DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS = 5 * 60_000;
@@ -72,6 +72,16 @@ export interface WebhookDedupeOptions {
 const inFlight = new WeakMap<WebhookDeliveryStore, Map<string, Promise<boolean>>>();
 
 /**
+ * The key of a delivery: the SHA-256 of its body (Web Crypto, so every runtime has it). Only
+ * verified bodies get here, so the same key means the same signed body.
+ */
+export async function deliveryKey(rawBody: WebhookBody): Promise<string> {
+  const bytes = typeof rawBody === 'string' ? new TextEncoder().encode(rawBody) : new Uint8Array(rawBody);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
  * Runs `handle` unless the same signed body was handled within the window; records it once
  * `handle` succeeded. A repeat arriving while the first is still being handled waits for it, and
  * is dropped if it succeeded. Returns whether `handle` ran.
@@ -79,7 +89,6 @@ const inFlight = new WeakMap<WebhookDeliveryStore, Map<string, Promise<boolean>>
 export async function handleOnce(
   options: WebhookDedupeOptions,
   rawBody: WebhookBody,
-  secret: string,
   handle: () => unknown,
 ): Promise<boolean> {
   const store = options.deliveries;
@@ -87,8 +96,7 @@ export async function handleOnce(
     await handle();
     return true;
   }
-  // The body's own signature: a fixed-size key, and the same bytes give the same key.
-  const key = signWebhook(rawBody, secret);
+  const key = await deliveryKey(rawBody);
   let running = inFlight.get(store);
   if (!running) {
     running = new Map();

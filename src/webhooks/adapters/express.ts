@@ -131,7 +131,7 @@ export function expressWebhook(
       return;
     }
     const { event } = checked;
-    await handleOnce(options, body.raw, secret, () => options.onEvent(event, request));
+    await handleOnce(options, body.raw, () => options.onEvent(event, request));
     send(response, 204);
   }
 

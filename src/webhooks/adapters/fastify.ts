@@ -95,7 +95,7 @@ export function fastifyWebhook(
       const checked = checkDelivery(body, request.headers, secret);
       if ('rejected' in checked) return reply.code(checked.rejected.status).send(checked.rejected.body);
       const { event } = checked;
-      await handleOnce(options, body, secret, () => options.onEvent(event, request));
+      await handleOnce(options, body, () => options.onEvent(event, request));
       return reply.code(204).send();
     });
   };
