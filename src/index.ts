@@ -110,3 +110,4 @@ export {
   type WebhookHeaders,
   type WebhookSignature,
 } from './webhooks/verify.js';
+export { unwrapWebhookAsync, verifyWebhookAsync } from './webhooks/verify-async.js';
