@@ -20,6 +20,7 @@ import { withTokenStore } from './core/token-store.js';
 import { fetchTransport, undiciTransport } from './core/transport.js';
 import { ApplicantGroups } from './resources/applicant-groups.js';
 import { Auth } from './resources/auth.js';
+import { RentEchoCheck } from './resources/rent-echo.js';
 import { Reports } from './resources/reports.js';
 import { groupMayHaveBeenCreated } from './resources/resource.js';
 import { ScreeningGroups } from './resources/screening-groups.js';
@@ -109,7 +110,10 @@ export class VerificationClient {
         )
       : new StaticTokenSource(resolved.accessToken ?? '');
     core.useTokens(tokens);
-    this.applicantGroups = new ApplicantGroups(core);
+    this.applicantGroups = new ApplicantGroups(
+      core,
+      new RentEchoCheck(resolved.apiRentUnit, resolved.rentUnitMismatch, logger),
+    );
     this.reports = new Reports(core);
     this.screeningGroups = new ScreeningGroups(core);
     this.webhooks = new Webhooks(resolved.secretKey);

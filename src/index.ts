@@ -57,6 +57,7 @@ export type {
 export { maskText } from './core/redact.js';
 export type { StoredToken, TokenStore } from './core/token-store.js';
 export {
+  type AlertTraceEvent,
   type AttemptTraceEvent,
   type LookupTraceEvent,
   type OperationTraceContext,
@@ -77,6 +78,7 @@ export {
   type WaitOptions,
 } from './resources/applicant-groups.js';
 export { Auth } from './resources/auth.js';
+export { RentUnitMismatchError, type RentUnitMismatchPolicy } from './resources/rent-echo.js';
 export { Reports } from './resources/reports.js';
 export { ScreeningGroups } from './resources/screening-groups.js';
 export { Webhooks } from './resources/webhooks.js';

@@ -32,7 +32,31 @@ export const TRACE_STEP_CHANNELS = {
   retry: `${TRACE_CHANNEL_PREFIX}:retry`,
   /** A create's recovery lookup (by correlation id) ended: {@link LookupTraceEvent}. */
   lookup: `${TRACE_CHANNEL_PREFIX}:lookup`,
+  /**
+   * The SDK found a problem no log level may hide (it is logged at error level too):
+   * {@link AlertTraceEvent}. Published whether or not anyone logs.
+   */
+  alert: `${TRACE_CHANNEL_PREFIX}:alert`,
 } as const;
+
+/** Published on {@link TRACE_STEP_CHANNELS}.alert: a problem the caller must act on. */
+export interface AlertTraceEvent {
+  /** What kind of problem: `rent_unit_mismatch` (the client's `apiRentUnit` is wrong), ... */
+  code: string;
+  /** The operation that found it. */
+  operation: TracedOperation;
+  /** The same text as the error-level log line. */
+  message: string;
+  /** The figures behind it (ids, amounts, option values): never a secret or contact detail. */
+  details: Record<string, string | number>;
+}
+
+const alertChannel = diagnostics.channel(TRACE_STEP_CHANNELS.alert);
+
+/** Publishes an {@link AlertTraceEvent} (a no-op without subscribers). */
+export function publishAlert(event: AlertTraceEvent): void {
+  if (alertChannel.hasSubscribers) alertChannel.publish(event);
+}
 
 /** The operations the SDK traces; `request` is a raw `client.request(...)`. */
 export const TRACED_OPERATIONS = [
@@ -43,6 +67,9 @@ export const TRACED_OPERATIONS = [
   'reports.downloadPdf',
   'screeningGroups.list',
   'screeningGroups.create',
+  'screeningGroups.retrieve',
+  'screeningGroups.reportUrl',
+  'screeningGroups.reportData',
   'auth.exchange',
   'request',
 ] as const;
@@ -227,6 +254,9 @@ const API_OPERATIONS: Record<string, TracedOperation> = {
   'GET /api/v1/reports/{reportId}': 'reports.retrieve',
   'GET /api/v1/screening_groups': 'screeningGroups.list',
   'POST /api/v1/screening_groups': 'screeningGroups.create',
+  'GET /api/v1/screening_groups/{id}': 'screeningGroups.retrieve',
+  'GET /api/v1/screening_groups/{id}/report': 'screeningGroups.reportUrl',
+  'GET /api/v1/screening_groups/{id}/report/data': 'screeningGroups.reportData',
   'POST /api/v1/tenants/auth': 'auth.exchange',
 };
 

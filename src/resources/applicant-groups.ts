@@ -1,20 +1,22 @@
 /** Applicant groups: the current interface (docs/wire-contract.md §4.1 to §4.3). */
-import type { APIPromise } from '../core/api-promise.js';
+import { APIPromise } from '../core/api-promise.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/batch.js';
 import { GroupNotFoundError } from '../core/errors.js';
-import type { RequestOptions } from '../core/http.js';
+import type { HttpCore, RequestOptions } from '../core/http.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
 import { pollUntilSettled } from '../core/poll.js';
 import {
   type ApplicantGroup,
   type ApplicantGroupCreateParams,
   type ApplicantGroupListParams,
-  applicantGroupCreateParamsSchema,
+  applicantGroupCreateWireSchema,
   applicantGroupListParamsSchema,
   applicantGroupListResponseSchema,
   applicantGroupSchema,
 } from '../schemas/applicant-groups.js';
+import { rentCentsMeant } from '../schemas/rent.js';
 import { type ApplicantGroupReports, applicantGroupReportsSchema } from '../schemas/reports.js';
+import { RentEchoCheck } from './rent-echo.js';
 import { APIResource, groupCreateRecovery } from './resource.js';
 
 const GROUPS = '/api/v1/applicant_groups';
@@ -39,6 +41,14 @@ export function isSettledGroup(group: ApplicantGroup): boolean {
 
 /** `client.applicantGroups`. */
 export class ApplicantGroups extends APIResource {
+  readonly #rent: RentEchoCheck;
+
+  /** @internal Resources are built by the client; `rent` checks each create's echoed rent. */
+  constructor(core: HttpCore, rent: RentEchoCheck = new RentEchoCheck('dollars', 'refuse', core.logger)) {
+    super(core);
+    this.#rent = rent;
+  }
+
   /**
    * Lists groups matching the filters. `await` gives the first page; `for await` walks every
    * group of every page.
@@ -62,12 +72,14 @@ export class ApplicantGroups extends APIResource {
    * grace window) instead of sending the invitations twice.
    */
   create(body: ApplicantGroupCreateParams, options?: RequestOptions): APIPromise<ApplicantGroup> {
+    const refusal = this.#rent.refusal();
+    if (refusal) return new APIPromise(Promise.reject(refusal));
     const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
-    return this.core.request({
+    const result = this.core.execute({
       method: 'POST',
       path: GROUPS,
       body,
-      bodySchema: applicantGroupCreateParamsSchema,
+      bodySchema: applicantGroupCreateWireSchema(this.#rent.unit),
       schema: applicantGroupSchema,
       options,
       recovery: groupCreateRecovery(
@@ -75,6 +87,13 @@ export class ApplicantGroups extends APIResource {
         correlationId ? (lookupOptions) => this.findByCorrelationId(correlationId, lookupOptions) : undefined,
       ),
     });
+    // The body passed validation by the time a response exists, so its rent is well formed.
+    return new APIPromise(
+      result.then((value) => {
+        this.#rent.check(rentCentsMeant(body), value.data);
+        return value;
+      }),
+    );
   }
 
   /** The group created with this `correlation_id`, or `undefined`: how to reconcile after a failure. */

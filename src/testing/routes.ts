@@ -19,6 +19,7 @@ import {
 } from './serialize.js';
 import {
   applicantGroupCreateSchema,
+  applicantGroupRentProblem,
   nonexistentEmails,
   screeningGroupCreateSchema,
   validate,
@@ -106,6 +107,12 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     if (!body.ok) return body.response;
     const parsed = validate(applicantGroupCreateSchema, body.value);
     if (!parsed.ok) return errorResponse(400, 'The applicant group is invalid', { fields: parsed.fields });
+    const rentProblem = applicantGroupRentProblem(parsed.value.monthly_rent, context.rentUnit);
+    if (rentProblem) {
+      return errorResponse(400, 'The applicant group is invalid', {
+        fields: [{ field: 'monthly_rent', message: rentProblem }],
+      });
+    }
     const missing = nonexistentEmails(
       parsed.value.applicants.map((a) => a.email),
       'email',

@@ -1,7 +1,7 @@
 /** Every call of the SDK against the mock server over real loopback HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type ApplicantGroupCreateParams,
+  type ApplicantGroupCreateInDollars,
   applicantGroupSchema,
   BadRequestError,
   isIncomeReport,
@@ -31,7 +31,10 @@ afterAll(async () => {
   await mock.close();
 });
 
-function body(tag: string, overrides: Partial<ApplicantGroupCreateParams> = {}): ApplicantGroupCreateParams {
+function body(
+  tag: string,
+  overrides: Partial<ApplicantGroupCreateInDollars> = {},
+): ApplicantGroupCreateInDollars {
   return {
     applicants: [
       {
