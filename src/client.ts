@@ -41,7 +41,11 @@ export class VerificationClient {
   readonly applicantGroups: ApplicantGroups;
   /** Reports: detail and PDF. */
   readonly reports: Reports;
-  /** Screening groups (the earlier interface). */
+  /**
+   * Screening groups: the earlier interface, filed by the service under a deprecated version.
+   * @deprecated Use {@link VerificationClient.applicantGroups} and {@link VerificationClient.reports},
+   * the current family. Kept for accounts that still use screening groups.
+   */
   readonly screeningGroups: ScreeningGroups;
   /** Webhook signature checks, keyed with the client's secret key. */
   readonly webhooks: Webhooks;

@@ -5,3 +5,4 @@ export * from './income-report.js';
 export * from './rent.js';
 export * from './reports.js';
 export * from './screening-groups.js';
+export * from './screening-reports.js';

@@ -170,14 +170,16 @@ describe('reports', () => {
 
 describe('screening groups', () => {
   it('ScreeningGroup and Screening have the documented fields', () => {
-    expectTypeOf<ScreeningGroup['screenings']>().toEqualTypeOf<Screening[]>();
+    expectTypeOf<ScreeningGroup['screenings']>().toEqualTypeOf<Screening[] | null | undefined>();
+    // Only the id is sure: the service's own example omits several fields.
+    expectTypeOf<{ id: 'x' }>().toExtend<ScreeningGroup>();
     expectTypeOf<'completed'>().toExtend<ScreeningGroup['status']>();
-    expectTypeOf<ScreeningGroup['monthly_rent_cents']>().toEqualTypeOf<number>();
-    expectTypeOf<ScreeningGroup['is_report_expired']>().toEqualTypeOf<boolean | null>();
+    expectTypeOf<ScreeningGroup['monthly_rent_cents']>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf<ScreeningGroup['is_report_expired']>().toEqualTypeOf<boolean | null | undefined>();
     expectTypeOf<ScreeningGroup['income_multiplier_threshold']>().toEqualTypeOf<number | null | undefined>();
     expectTypeOf<'approve'>().toExtend<NonNullable<ScreeningGroup['approval_recommendation']>>();
-    expectTypeOf<ScreeningGroup['correlation_id']>().toEqualTypeOf<string | null>();
-    expectTypeOf<ScreeningGroup['created_at_timestamp']>().toEqualTypeOf<number>();
+    expectTypeOf<ScreeningGroup['correlation_id']>().toEqualTypeOf<string | null | undefined>();
+    expectTypeOf<ScreeningGroup['created_at_timestamp']>().toEqualTypeOf<number | null | undefined>();
     expectTypeOf<'not_started'>().toExtend<Screening['screening_status']>();
     expectTypeOf<'bank_cannot_connect'>().toExtend<Screening['reason_completed']>();
     expectTypeOf<Screening['reason_completed']>().toExtend<string>();
@@ -413,5 +415,35 @@ describe('typos are compile errors', () => {
     // @ts-expect-error the field is status
     expectTypeOf(group.staus).toBeUnknown();
     expectTypeOf(group.status).toExtend<string>();
+  });
+});
+
+describe('the screening-group report types are exactly their schemas', () => {
+  it('report URL and report data', () => {
+    expectTypeOf<
+      z.output<typeof S.screeningGroupReportUrlSchema>
+    >().toEqualTypeOf<S.ScreeningGroupReportUrl>();
+    expectTypeOf<
+      z.input<typeof S.screeningGroupReportUrlSchema>
+    >().toEqualTypeOf<S.ScreeningGroupReportUrl>();
+    expectTypeOf<
+      z.output<typeof S.individualScreeningReportDataSchema>
+    >().toEqualTypeOf<S.IndividualScreeningReportData>();
+    expectTypeOf<
+      z.input<typeof S.individualScreeningReportDataSchema>
+    >().toEqualTypeOf<S.IndividualScreeningReportData>();
+    expectTypeOf<
+      z.output<typeof S.combinedScreeningReportDataSchema>
+    >().toEqualTypeOf<S.CombinedScreeningReportData>();
+    expectTypeOf<
+      z.input<typeof S.combinedScreeningReportDataSchema>
+    >().toEqualTypeOf<S.CombinedScreeningReportData>();
+    expectTypeOf<z.output<typeof S.screeningReportDataSchema>>().toEqualTypeOf<S.ScreeningReportData>();
+    expectTypeOf<
+      z.output<typeof S.screeningBankConnectionSchema>
+    >().toEqualTypeOf<S.ScreeningBankConnection>();
+    expectTypeOf<
+      ReturnType<VerificationClient['screeningGroups']['reportData']>
+    >().resolves.toEqualTypeOf<S.ScreeningReportData>();
   });
 });
