@@ -61,12 +61,9 @@ export {
   type AttemptTraceEvent,
   type LookupTraceEvent,
   type OperationTraceContext,
-  operationChannelName,
   type RetryTraceEvent,
   TRACE_CHANNEL_PREFIX,
   TRACE_STEP_CHANNELS,
-  TRACED_OPERATIONS,
-  type TracedOperation,
 } from './core/tracing.js';
 export type { ValidationMode } from './core/validate.js';
 export * from './helpers/index.js';
@@ -78,6 +75,7 @@ export {
   type WaitOptions,
 } from './resources/applicant-groups.js';
 export { Auth } from './resources/auth.js';
+export { operationChannelName, TRACED_OPERATIONS, type TracedOperation } from './resources/operations.js';
 export { RentUnitMismatchError, type RentUnitMismatchPolicy } from './resources/rent-echo.js';
 export { Reports } from './resources/reports.js';
 export { ScreeningGroups } from './resources/screening-groups.js';

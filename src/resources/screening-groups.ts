@@ -1,6 +1,7 @@
 /** Screening groups: the earlier interface (docs/wire-contract.md §4.5 to §4.9). */
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/http.js';
+import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
 import {
   type ScreeningGroup,
@@ -19,7 +20,47 @@ import {
 } from '../schemas/screening-reports.js';
 import { APIResource, groupCreateRecovery } from './resource.js';
 
-const SCREENING_GROUPS = '/api/v1/screening_groups';
+/** The operations of `client.screeningGroups`, one descriptor each (CONTRIBUTING.md, "A new endpoint"). */
+export const screeningGroupOperations = {
+  list: defineOperation({
+    name: 'screeningGroups.list',
+    method: 'GET',
+    path: '/api/v1/screening_groups',
+    query: screeningGroupListParamsSchema,
+    response: screeningGroupListResponseSchema,
+    doc: 'One page (25) of screening groups.',
+  }),
+  create: defineOperation({
+    name: 'screeningGroups.create',
+    method: 'POST',
+    path: '/api/v1/screening_groups',
+    body: screeningGroupCreateParamsSchema,
+    response: screeningGroupSchema,
+    create: 'none',
+    doc: 'Creates a screening group and invites its applicants.',
+  }),
+  retrieve: defineOperation({
+    name: 'screeningGroups.retrieve',
+    method: 'GET',
+    path: '/api/v1/screening_groups/{id}',
+    response: screeningGroupSchema,
+    doc: 'One screening group by id.',
+  }),
+  reportUrl: defineOperation({
+    name: 'screeningGroups.reportUrl',
+    method: 'GET',
+    path: '/api/v1/screening_groups/{id}/report',
+    response: screeningGroupReportUrlSchema,
+    doc: "A link to the group's report PDF, valid 2 hours (404 not ready, 410 expired).",
+  }),
+  reportData: defineOperation({
+    name: 'screeningGroups.reportData',
+    method: 'GET',
+    path: '/api/v1/screening_groups/{id}/report/data',
+    response: screeningReportDataSchema,
+    doc: "The group's report data, individual or combined (404 not ready, 410 expired).",
+  }),
+};
 
 /**
  * `client.screeningGroups`: the earlier interface family, which the service files under a
@@ -32,10 +73,8 @@ export class ScreeningGroups extends APIResource {
   /** Lists screening groups, 25 a page. */
   list(params: ScreeningGroupListParams = {}, options?: RequestOptions): PagePromise<ScreeningGroup> {
     return listPages(this.core, {
-      path: SCREENING_GROUPS,
+      operation: screeningGroupOperations.list,
       params: { ...params },
-      paramsSchema: screeningGroupListParamsSchema,
-      schema: screeningGroupListResponseSchema,
       items: (body) => body.screening_groups,
       // Optional on the wire: without it, the walk ends on an empty page.
       totalCount: (body) => body.total_count,
@@ -49,26 +88,20 @@ export class ScreeningGroups extends APIResource {
    * failure this throws GroupMayHaveBeenCreatedError rather than risk a second set of invitations.
    */
   create(body: ScreeningGroupCreateParams, options?: RequestOptions): APIPromise<ScreeningGroup> {
-    return this.core.request({
-      method: 'POST',
-      path: SCREENING_GROUPS,
-      body,
-      bodySchema: screeningGroupCreateParamsSchema,
-      schema: screeningGroupSchema,
-      options,
-      recovery: groupCreateRecovery<ScreeningGroup>(undefined),
-    });
+    return this.core.request(
+      operationCall(screeningGroupOperations.create, {
+        body,
+        options,
+        recovery: groupCreateRecovery<ScreeningGroup>(undefined),
+      }),
+    );
   }
 
   /** One screening group by id (404 `NotFoundError` for an unknown id). */
   retrieve(id: string, options?: RequestOptions): APIPromise<ScreeningGroup> {
-    return this.core.request({
-      method: 'GET',
-      path: `${SCREENING_GROUPS}/{id}`,
-      pathParams: { id },
-      schema: screeningGroupSchema,
-      options,
-    });
+    return this.core.request(
+      operationCall(screeningGroupOperations.retrieve, { pathParams: { id }, options }),
+    );
   }
 
   /**
@@ -76,13 +109,9 @@ export class ScreeningGroups extends APIResource {
    * `NotFoundError` while no report exists yet; 410 `ReportExpiredError` once it has expired.
    */
   reportUrl(id: string, options?: RequestOptions): APIPromise<ScreeningGroupReportUrl> {
-    return this.core.request({
-      method: 'GET',
-      path: `${SCREENING_GROUPS}/{id}/report`,
-      pathParams: { id },
-      schema: screeningGroupReportUrlSchema,
-      options,
-    });
+    return this.core.request(
+      operationCall(screeningGroupOperations.reportUrl, { pathParams: { id }, options }),
+    );
   }
 
   /**
@@ -91,12 +120,8 @@ export class ScreeningGroups extends APIResource {
    * yet; 410 `ReportExpiredError` once it has expired.
    */
   reportData(id: string, options?: RequestOptions): APIPromise<ScreeningReportData> {
-    return this.core.request({
-      method: 'GET',
-      path: `${SCREENING_GROUPS}/{id}/report/data`,
-      pathParams: { id },
-      schema: screeningReportDataSchema,
-      options,
-    });
+    return this.core.request(
+      operationCall(screeningGroupOperations.reportData, { pathParams: { id }, options }),
+    );
   }
 }
