@@ -1,5 +1,6 @@
 /** Screening groups: the earlier interface (docs/wire-contract.md §4.5 to §4.9). */
-import type { APIPromise } from '../core/api-promise.js';
+import { z } from 'zod';
+import { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
@@ -18,7 +19,10 @@ import {
   screeningGroupReportUrlSchema,
   screeningReportDataSchema,
 } from '../schemas/screening-reports.js';
+import { PDF_DOWNLOAD_OPERATION } from './reports.js';
 import { APIResource, groupCreateRecovery } from './resource.js';
+
+const pdfBytesSchema = z.instanceof(Uint8Array);
 
 /** The operations of `client.screeningGroups`, one descriptor each (CONTRIBUTING.md, "A new endpoint"). */
 export const screeningGroupOperations = {
@@ -122,6 +126,28 @@ export class ScreeningGroups extends APIResource {
   reportData(id: string, options?: RequestOptions): APIPromise<ScreeningReportData> {
     return this.core.request(
       operationCall(screeningGroupOperations.reportData, { pathParams: { id }, options }),
+    );
+  }
+
+  /**
+   * The group's report PDF: asks for a fresh link (`reportUrl`) and downloads it. The link is
+   * pre-signed: no Authorization header and none of the caller's headers go to the file host; a
+   * link that is not `https:` is refused without a request. 404 `NotFoundError` while no report
+   * exists; 410 `ReportExpiredError` once it has expired.
+   */
+  downloadReportPdf(id: string, options?: RequestOptions): APIPromise<Uint8Array> {
+    return new APIPromise(
+      this.reportUrl(id, options).then(({ url }) =>
+        this.core.execute({
+          method: 'GET',
+          path: this.core.fileURL(url),
+          schema: pdfBytesSchema,
+          responseType: 'bytes',
+          auth: false,
+          options,
+          operation: PDF_DOWNLOAD_OPERATION,
+        }),
+      ),
     );
   }
 }
