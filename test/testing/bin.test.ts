@@ -6,6 +6,7 @@ import {
   applicantGroupSchema,
   reportDetailSchema,
 } from '../../src/schemas/index.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_SECRET_KEY } from '../../src/testing/api.js';
 import { startMockBin } from '../../src/testing/bin-main.js';
 import { bundleForNode, removeBundle } from '../support/bundle.js';
 import { applicantGroupBody, call, expectOk, login } from './helpers.js';
@@ -189,5 +190,28 @@ describe('applicant-verification-mock bin', () => {
     } finally {
       await mock.stop();
     }
+  });
+
+  it('--api-rent-unit cents reads applicant-group monthly_rent in cents; a bad unit is refused', async () => {
+    const mock = await startInProcess(['--port', '0', '--api-rent-unit', 'cents']);
+    try {
+      expect(mock.stdout()).toContain('rent unit:   cents');
+      const token = await login({
+        url: mock.url,
+        clientId: DEFAULT_CLIENT_ID,
+        secretKey: DEFAULT_SECRET_KEY,
+      });
+      const answer = await call(mock.url, 'POST', '/api/v1/applicant_groups', {
+        token,
+        body: applicantGroupBody({ monthly_rent: 250_000 }),
+      });
+      expect(answer.status, answer.text).toBe(200);
+      expect((answer.json as { monthly_rent_cents: number }).monthly_rent_cents).toBe(250_000);
+    } finally {
+      await mock.stop();
+    }
+    await expect(startInProcess(['--port', '0', '--api-rent-unit', 'euros'])).rejects.toThrow(
+      /--api-rent-unit must be dollars or cents/,
+    );
   });
 });
