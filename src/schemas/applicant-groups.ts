@@ -420,6 +420,11 @@ export interface ApplicantGroupCreateWireBody extends ApplicantGroupCreateFields
   monthly_rent: number;
 }
 
+const wireBodySchema = exactObject({
+  ...groupCreateFields,
+  monthly_rent: z.number().positive(),
+});
+
 const wireSchemas = new Map<RentUnit, z.ZodType<ApplicantGroupCreateWireBody, ApplicantGroupCreateParams>>();
 
 /**
@@ -431,13 +436,14 @@ export function applicantGroupCreateWireSchema(
 ): z.ZodType<ApplicantGroupCreateWireBody, ApplicantGroupCreateParams> {
   const cached = wireSchemas.get(unit);
   if (cached) return cached;
-  const schema = createParamsSchema(unit).transform(
-    ({ monthly_rent, monthly_rent_cents, ...fields }): ApplicantGroupCreateWireBody => {
+  const schema = createParamsSchema(unit)
+    .transform(({ monthly_rent, monthly_rent_cents, ...fields }): ApplicantGroupCreateWireBody => {
       // The union admits no body without a rent, so the fallback is never used.
       const cents = rentCentsMeant({ monthly_rent, monthly_rent_cents }) ?? 0;
       return { ...fields, monthly_rent: wireRent(cents, unit) };
-    },
-  );
+    })
+    // The wire body's own shape, so its output side is describable (the OpenAPI document).
+    .pipe(wireBodySchema);
   wireSchemas.set(unit, schema);
   return schema;
 }
