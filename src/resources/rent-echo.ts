@@ -85,18 +85,14 @@ export class RentEchoCheck {
       : undefined;
   }
 
-  /** Checks one create's echo against the rent it meant; reports and remembers a unit mismatch. */
+  /** Checks one create's echo against the rent it meant; reports and remembers a factor-of-100 (unit) mismatch. */
   check(meantCents: number | undefined, group: { id: string; monthly_rent_cents: number }): void {
     if (meantCents === undefined) return;
     const echoedCents = group.monthly_rent_cents;
     const verdict = compareRentEcho(meantCents, echoedCents);
-    if (verdict === 'match') return;
-    if (verdict === 'other') {
-      this.#logger.warn(
-        `Applicant group ${group.id}: the API answered monthly_rent_cents ${echoedCents} for a rent of ${meantCents} cents.`,
-      );
-      return;
-    }
+    // Any other difference is no unit question (a group found by lookup may hold an older rent:
+    // the safe-create comparator judges those).
+    if (verdict !== 'unit') return;
     const evidentUnit = otherRentUnit(this.#unit);
     const found: RentUnitMismatch = {
       apiRentUnit: this.#unit,
