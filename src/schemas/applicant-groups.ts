@@ -214,7 +214,7 @@ export interface ApplicantGroupCreateFields {
 /** The rent of a create, stated in dollars. */
 export interface RentInDollars {
   /**
-   * Monthly rent in DOLLARS: positive, at most 100 000 (`MONTHLY_RENT_MAX_DOLLARS`); whole dollars
+   * Monthly rent in DOLLARS (not cents): positive, at most 100 000 (`MONTHLY_RENT_MAX_DOLLARS`); whole dollars
    * while the API reads dollars (`apiRentUnit: 'dollars'`, the default). The SDK sends it in the
    * unit the API reads; responses report it in cents (`monthly_rent_cents`).
    */
