@@ -167,6 +167,13 @@ async function scenario(name: string, start: (env: EdgeEnv) => Promise<Host>): P
       assert.equal(runtime.nodeBuiltins, false);
       assert.equal(runtime.baseURL, `${mock.url}/`);
     });
+    await check(
+      'says the synchronous webhook functions need node:crypto, and names the async ones',
+      async () => {
+        const answer = await call(`${url}/sync-webhooks`);
+        assert.match(String(answer.message), /^VerificationError: .*node:crypto.*verifyWebhookAsync/);
+      },
+    );
     let group: { id: string; applicants: string[] } | undefined;
     await check('creates a group, finds it by correlation id and lists it', async () => {
       const created = await call(`${url}/create?correlation_id=edge-${name}`, { method: 'POST' });
