@@ -5,7 +5,7 @@
  *
  *   npx vitest run --config examples/vitest.config.ts
  *
- * In your project, put it under your tests (e.g. `test/screening.test.ts`) and run `npx vitest`.
+ * In your project, put it among your tests (e.g. as `screening.test.ts`) and run `npx vitest`.
  */
 import { type ApplicantGroup, affordability, VerificationClient } from 'applicant-verification';
 import { createMockServer, type MockServer, REQUEST_EXPIRY_MS } from 'applicant-verification/testing';

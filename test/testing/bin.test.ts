@@ -93,6 +93,46 @@ describe('applicant-verification-mock bin', () => {
     expect(await exited).toBe(0);
   });
 
+  it('started by npm, stops when npm goes: `npx applicant-verification-mock &` then `kill $!`', async () => {
+    // npm's wrapper (npm, then `sh -c`) passes no signal on: killed, it leaves the bin to init.
+    // Here a shell stands in for it, as npm sets `npm_command` for what it starts.
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${bin}" --port 0 & echo "pid $!"; wait`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, npm_command: 'exec' },
+    });
+    let output = '';
+    shell.stdout.setEncoding('utf8');
+    const closed = new Promise<void>((resolve) => shell.stdout.on('close', () => resolve()));
+    await new Promise<void>((resolve, reject) => {
+      shell.stdout.on('data', (chunk: string) => {
+        output += chunk;
+        if (output.includes('VERIFICATION_SECRET_KEY=')) resolve();
+      });
+      shell.on('exit', () => reject(new Error(`the shell exited early: ${output}`)));
+    });
+    const pid = Number(/^pid (\d+)$/m.exec(output)?.[1]);
+    const url = /export VERIFICATION_BASE_URL=(\S+)/.exec(output)?.[1] ?? '';
+    expect((await fetch(`${url}/__mock/groups`)).status).toBe(200);
+    try {
+      shell.kill('SIGKILL');
+      // The bin's output ends when the bin does: it noticed and closed. (A bin that never
+      // notices fails here rather than at the test's timeout, so the finally below cleans up.)
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the bin outlived npm by 10 s')), 10_000);
+      });
+      await Promise.race([closed, stuck]).finally(() => clearTimeout(timer));
+      expect(output).toContain('npm, which started the mock, is gone: closing the mock');
+      await expect(fetch(`${url}/__mock/groups`)).rejects.toThrow();
+    } finally {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // Already gone: the case this test expects.
+      }
+    }
+  });
+
   it('rejects a bad option with the usage message', async () => {
     const out: string[] = [];
     const run = startMockBin(['--port', 'abc'], {
