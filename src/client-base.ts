@@ -24,6 +24,7 @@ import { withTokenStore } from './core/token-store.js';
 import { ApplicantGroups } from './resources/applicant-groups.js';
 import { Auth } from './resources/auth.js';
 import { OPERATIONS } from './resources/operations.js';
+import { RentEchoCheck } from './resources/rent-echo.js';
 import { Reports } from './resources/reports.js';
 import { groupMayHaveBeenCreated } from './resources/resource.js';
 import { ScreeningGroups } from './resources/screening-groups.js';
@@ -39,7 +40,11 @@ export class ClientBase {
   readonly applicantGroups: ApplicantGroups;
   /** Reports: detail and PDF. */
   readonly reports: Reports;
-  /** Screening groups (the earlier interface). */
+  /**
+   * Screening groups: the earlier interface, filed by the service under a deprecated version.
+   * @deprecated Use {@link ClientBase.applicantGroups} and {@link ClientBase.reports}, the current
+   * family. Kept for accounts that still use screening groups.
+   */
   readonly screeningGroups: ScreeningGroups;
   /** Webhook signature checks, keyed with the client's secret key. */
   readonly webhooks: Webhooks;
@@ -107,7 +112,10 @@ export class ClientBase {
         )
       : new StaticTokenSource(resolved.accessToken ?? '');
     core.useTokens(tokens);
-    this.applicantGroups = new ApplicantGroups(core);
+    this.applicantGroups = new ApplicantGroups(
+      core,
+      new RentEchoCheck(resolved.apiRentUnit, resolved.rentUnitMismatch, logger),
+    );
     this.reports = new Reports(core);
     this.screeningGroups = new ScreeningGroups(core);
     this.webhooks = new Webhooks(resolved.secretKey);

@@ -57,6 +57,7 @@ export type {
 export { maskText } from './core/redact.js';
 export type { StoredToken, TokenStore } from './core/token-store.js';
 export {
+  type AlertTraceEvent,
   type AttemptTraceEvent,
   type LookupTraceEvent,
   type OperationTraceContext,
@@ -84,6 +85,7 @@ export {
 } from './resources/group-sync.js';
 export { currentHouseholdReport } from './resources/household-report.js';
 export { operationChannelName, TRACED_OPERATIONS, type TracedOperation } from './resources/operations.js';
+export { RentUnitMismatchError, type RentUnitMismatchPolicy } from './resources/rent-echo.js';
 export { Reports } from './resources/reports.js';
 export { ScreeningGroups } from './resources/screening-groups.js';
 export { Webhooks } from './resources/webhooks.js';

@@ -64,6 +64,19 @@ export interface ClientOptions {
   allowInsecureHttp?: boolean | undefined;
   /** Headers added to every API request (never sent to a PDF file host). */
   defaultHeaders?: Record<string, string> | undefined;
+  /**
+   * How the API reads an applicant-group create's `monthly_rent`: `'dollars'` (default, the
+   * interface spec) or `'cents'` (the service's own reference). The SDK converts the rent you give
+   * (`monthly_rent` dollars or `monthly_rent_cents`) and sends `monthly_rent` in this unit. Each
+   * create's echo is checked: see `rentUnitMismatch` and the README's "Rent unit".
+   */
+  apiRentUnit?: 'dollars' | 'cents' | undefined;
+  /**
+   * What a client does after a create's echoed `monthly_rent_cents` shows the API reads the other
+   * unit (a factor of 100 off): `'refuse'` (default) refuses its later creates before any I/O;
+   * `'continue'` only logs (at error level) and publishes the alert. The group is returned either way.
+   */
+  rentUnitMismatch?: 'refuse' | 'continue' | undefined;
   /** @internal The time source of the SDK's own waits (backoff, pauses, grace window, polling); tests shorten them. */
   clock?: Clock | undefined;
 }
@@ -88,6 +101,8 @@ export interface ResolvedOptions {
   maxConcurrency: number;
   maxResponseBytes: number;
   defaultHeaders: Record<string, string>;
+  apiRentUnit: 'dollars' | 'cents';
+  rentUnitMismatch: 'refuse' | 'continue';
 }
 
 /** Thrown at construction when options are missing or wrong. */
@@ -211,8 +226,22 @@ export function resolveOptions(
       'The tokenStore option shares tokens exchanged for clientId and secretKey: pass them too (an accessToken is not shared).',
     );
   }
+  const apiRentUnit = options.apiRentUnit ?? 'dollars';
+  if (apiRentUnit !== 'dollars' && apiRentUnit !== 'cents') {
+    throw new ConfigurationError(
+      `The apiRentUnit option must be 'dollars' or 'cents' (how the API reads monthly_rent), got "${String(apiRentUnit)}".`,
+    );
+  }
+  const rentUnitMismatch = options.rentUnitMismatch ?? 'refuse';
+  if (rentUnitMismatch !== 'refuse' && rentUnitMismatch !== 'continue') {
+    throw new ConfigurationError(
+      `The rentUnitMismatch option must be 'refuse' or 'continue', got "${String(rentUnitMismatch)}".`,
+    );
+  }
   const deadline = options.deadline ?? defaults.deadline;
   return {
+    apiRentUnit,
+    rentUnitMismatch,
     baseURL,
     credentials: clientId && secretKey ? { clientId, secretKey } : undefined,
     accessToken,

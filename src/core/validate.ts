@@ -14,7 +14,22 @@ export type ValidationMode = 'strict' | 'warn';
 export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, context?: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new RequestValidationError(issuesFromZod(keyedUnknownKeys(result.error)), context);
+  throw new RequestValidationError(issuesFromZod(keyedUnknownKeys(closestBranch(result.error))), context);
+}
+
+/**
+ * A body that matches no branch of a union (a create states its rent in one of two ways) gets
+ * zod's bare "Invalid input" at the root; the branch with the fewest problems is the one the
+ * caller meant, so its issues, under the union's path, say what to fix.
+ */
+function closestBranch(error: z.ZodError): z.ZodError {
+  if (!error.issues.some((issue) => issue.code === 'invalid_union')) return error;
+  const issues = error.issues.flatMap((issue): z.core.$ZodIssue[] => {
+    if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
+    const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+    return closest.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));
+  });
+  return closestBranch(new z.ZodError(issues));
 }
 
 /**

@@ -1,8 +1,8 @@
 /** Applicant groups: the current interface (docs/wire-contract.md §4.1 to §4.3). */
-import type { APIPromise } from '../core/api-promise.js';
+import { APIPromise } from '../core/api-promise.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/batch.js';
 import { GroupNotFoundError } from '../core/errors.js';
-import type { RequestOptions } from '../core/http.js';
+import type { HttpCore, RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
 import { pollUntilSettled } from '../core/poll.js';
@@ -10,11 +10,12 @@ import {
   type ApplicantGroup,
   type ApplicantGroupCreateParams,
   type ApplicantGroupListParams,
-  applicantGroupCreateParamsSchema,
+  applicantGroupCreateWireSchema,
   applicantGroupListParamsSchema,
   applicantGroupListResponseSchema,
   applicantGroupSchema,
 } from '../schemas/applicant-groups.js';
+import { rentCentsMeant } from '../schemas/rent.js';
 import {
   type ApplicantGroupReports,
   applicantGroupReportsSchema,
@@ -29,6 +30,7 @@ import {
   syncGroups,
 } from './group-sync.js';
 import { householdReport } from './household-report.js';
+import { RentEchoCheck } from './rent-echo.js';
 import { Reports } from './reports.js';
 import { APIResource, groupCreateRecovery } from './resource.js';
 import { changesFromEvent } from './webhook-hints.js';
@@ -47,7 +49,7 @@ export const applicantGroupOperations = {
     name: 'applicantGroups.create',
     method: 'POST',
     path: '/api/v1/applicant_groups',
-    body: applicantGroupCreateParamsSchema,
+    body: applicantGroupCreateWireSchema('dollars'),
     response: applicantGroupSchema,
     create: 'lookup',
     doc: 'Creates a group and invites its applicants (email, text).',
@@ -81,6 +83,14 @@ export function isSettledGroup(group: ApplicantGroup): boolean {
 
 /** `client.applicantGroups`. */
 export class ApplicantGroups extends APIResource {
+  readonly #rent: RentEchoCheck;
+
+  /** @internal Resources are built by the client; `rent` checks each create's echoed rent. */
+  constructor(core: HttpCore, rent: RentEchoCheck = new RentEchoCheck('dollars', 'refuse', core.logger)) {
+    super(core);
+    this.#rent = rent;
+  }
+
   /**
    * Lists groups matching the filters. `await` gives the first page; `for await` walks every
    * group of every page.
@@ -102,17 +112,27 @@ export class ApplicantGroups extends APIResource {
    * grace window) instead of sending the invitations twice.
    */
   create(body: ApplicantGroupCreateParams, options?: RequestOptions): APIPromise<ApplicantGroup> {
+    const refusal = this.#rent.refusal();
+    if (refusal) return new APIPromise(Promise.reject(refusal));
     const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
-    return this.core.request(
-      operationCall(applicantGroupOperations.create, {
-        body,
-        options,
-        recovery: groupCreateRecovery(
-          correlationId,
-          correlationId
-            ? (lookupOptions) => this.findByCorrelationId(correlationId, lookupOptions)
-            : undefined,
-        ),
+    const call = operationCall(applicantGroupOperations.create, {
+      body,
+      options,
+      recovery: groupCreateRecovery(
+        correlationId,
+        correlationId ? (lookupOptions) => this.findByCorrelationId(correlationId, lookupOptions) : undefined,
+      ),
+    });
+    // The descriptor declares the default (dollars) body; this client sends in its own unit.
+    const result = this.core.execute({
+      ...call,
+      bodySchema: applicantGroupCreateWireSchema(this.#rent.unit),
+    });
+    // The body passed validation by the time a response exists, so its rent is well formed.
+    return new APIPromise(
+      result.then((value) => {
+        this.#rent.check(rentCentsMeant(body), value.data);
+        return value;
       }),
     );
   }
@@ -205,7 +225,7 @@ export class ApplicantGroups extends APIResource {
   /**
    * One reconciliation pass: yields what changed since `store` last saw it (a new group, a status
    * change, an expiry, a new report) for every group that can still change, and records each
-   * change in the store when the next one is asked for. See src/resources/group-sync.ts.
+   * change in the store when the next one is asked for (README, "Staying in sync").
    */
   sync(store: GroupStore, options?: SyncOptions): AsyncGenerator<GroupChange, void, undefined> {
     return syncGroups(this.#syncSource(), store, options);

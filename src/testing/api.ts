@@ -54,6 +54,12 @@ export interface MockApiOptions {
   startTime?: number | Date;
   /** Webhook retry policy (default 3 attempts, 50 ms doubling). */
   webhookRetry?: Partial<WebhookRetryOptions>;
+  /**
+   * How the mock reads an applicant-group create's `monthly_rent`: `'dollars'` (default, the
+   * interface spec) or `'cents'` (the service's own reference), to try a client's `apiRentUnit`
+   * against either. Screening groups always take dollars.
+   */
+  apiRentUnit?: 'dollars' | 'cents';
 }
 
 /** A mock API: the core every adapter serves, with its controls. */
@@ -83,6 +89,9 @@ export function buildMockApi(options: MockApiOptions = {}): MockApi {
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1)
     throw new RangeError(`pageSize must be an integer >= 1, got ${pageSize}`);
+  const rentUnit = options.apiRentUnit ?? 'dollars';
+  if (rentUnit !== 'dollars' && rentUnit !== 'cents')
+    throw new RangeError(`apiRentUnit must be 'dollars' or 'cents', got ${String(rentUnit)}`);
   const clientId = options.clientId ?? DEFAULT_CLIENT_ID;
   const secretKey = options.secretKey ?? DEFAULT_SECRET_KEY;
   const startTime = options.startTime ?? DEFAULT_START_TIME;
@@ -113,6 +122,7 @@ export function buildMockApi(options: MockApiOptions = {}): MockApi {
     clientId,
     secretKey,
     pageSize,
+    rentUnit,
     clock,
     ids: streams.ids,
     reportRandom: streams.reports,

@@ -68,7 +68,7 @@ describe('mock life cycle, reports and PDF links', () => {
     expect(reports.individual_reports).toHaveLength(1);
     const first = reports.individual_reports[0];
     expect(first).toMatchObject({
-      report_name: 'income',
+      report_name: 'Income',
       is_expired: false,
       created_at: '2026-01-15T12:01:00.000Z',
       applicant_group_id: group.id,

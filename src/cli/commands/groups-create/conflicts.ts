@@ -8,7 +8,7 @@ import {
   type ApplicantGroup,
   type ApplicantGroupCreateParams,
   centsToDollars,
-  dollarsToCents,
+  rentCentsMeant,
 } from 'applicant-verification';
 
 /** Both sides of a conflict, for the results log and the message. */
@@ -30,7 +30,7 @@ function emailsOf(applicants: readonly { email: string }[]): string[] {
 export function findConflict(group: ApplicantGroup, body: ApplicantGroupCreateParams): Conflict | undefined {
   const serverEmails = emailsOf(group.applicants);
   const rowEmails = emailsOf(body.applicants);
-  const rowRentCents = dollarsToCents(body.monthly_rent);
+  const rowRentCents = rentCentsMeant(body) ?? 0;
   const sameEmails =
     serverEmails.length === rowEmails.length &&
     serverEmails.every((email, index) => email === rowEmails[index]);

@@ -12,7 +12,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname, join, parse as parsePath, resolve } from 'node:path';
-import { stateNameForCode } from 'applicant-verification';
+import { isRentUnit, stateNameForCode } from 'applicant-verification';
 import {
   AUTH_FAILED_MESSAGE,
   describeError,
@@ -59,6 +59,8 @@ Options:
   --skip-invalid         create the valid households and report the invalid ones (exit 1)
                          instead of sending nothing while any row is bad
   --no-invitations       create the groups without emailing or texting anyone
+  --api-rent-unit UNIT   how the API reads monthly_rent: dollars (default) or cents (env
+                         VERIFICATION_API_RENT_UNIT); the CSV's monthly_rent stays in dollars
   --decision-maker NAME  decision maker for rows with a blank decision_maker column
   --batch-id NAME        part of every correlation id: a new name starts a new round for
                          the same households (default: none)
@@ -94,6 +96,7 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   'skip-invalid': { type: 'boolean' },
   'no-invitations': { type: 'boolean' },
+  'api-rent-unit': { type: 'string' },
   'decision-maker': { type: 'string' },
   'batch-id': { type: 'string' },
   grace: { type: 'string' },
@@ -224,7 +227,12 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   if (header.unknown.length > 0) {
     reporter.error(`warning: ${shown}: ignoring unknown column(s) ${header.unknown.join(', ')}`);
   }
+  const apiRentUnit = values['api-rent-unit'] ?? (io.env.VERIFICATION_API_RENT_UNIT || 'dollars');
+  if (!isRentUnit(apiRentUnit)) {
+    throw new UsageError(`--api-rent-unit must be dollars or cents, got "${apiRentUnit}"`);
+  }
   const plan = buildHouseholds(table, header, {
+    apiRentUnit,
     batchId,
     decisionMaker: values['decision-maker'],
     invitations: !values['no-invitations'],
@@ -278,7 +286,10 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   await checkWritableDir(dir, '--csv (journal and lock go beside it)');
   if (logPath !== '-') await checkWritableDir(dirname(logPath), '--log');
   // A create this run sends and loses track of is looked for as long as a killed run's would be.
-  const client = connect(values, io, reporter, { createGraceWindow: Math.round(graceSeconds * 1000) });
+  const client = connect(values, io, reporter, {
+    createGraceWindow: Math.round(graceSeconds * 1000),
+    apiRentUnit,
+  });
   let outcome: BatchOutcome;
   let journal: Journal | undefined;
   try {
