@@ -2,8 +2,10 @@
 import { inspect } from 'node:util';
 import { StaticTokenSource, TokenManager, type TokenSource } from './core/auth.js';
 import { realClock } from './core/clock.js';
+import { publishPause, sharePauses, withCoordinatedExchange } from './core/coordinated.js';
 import { createDispatchers, type Dispatchers } from './core/dispatcher.js';
 import { HttpCore } from './core/http.js';
+import { InProcessCoordination } from './core/in-process-coordination.js';
 import { Limiter } from './core/limiter.js';
 import { createLogger } from './core/log.js';
 import { type ClientOptions, resolveOptions } from './core/options.js';
@@ -62,6 +64,7 @@ export class VerificationClient {
   /** A raw POST to `path`, never resent after an ambiguous failure without a `lookup`; see {@link VerificationClient.request}. */
   readonly post: RawPostMethod;
   readonly #dispatchers: Dispatchers;
+  readonly #stopPauses: () => void;
 
   /** Options default to the `VERIFICATION_*` environment variables; see {@link ClientOptions}. */
   constructor(options: ClientOptions = {}) {
@@ -73,6 +76,8 @@ export class VerificationClient {
     const logger = createLogger(resolved.logLevel, resolved.logger, secrets);
     const clock = resolved.clock ?? realClock;
     const origin = resolved.baseURL.origin;
+    // A static token has no client id: its processes coordinate under one shared stand-in.
+    const coordinationKey = resolved.credentials?.clientId ?? 'access-token';
     this.baseURL = resolved.baseURL.href;
     this.#dispatchers = createDispatchers(origin, resolved.dispatcher);
     const core = new HttpCore({
@@ -96,18 +101,29 @@ export class VerificationClient {
       },
       defaultHeaders: resolved.defaultHeaders,
       secrets,
+      coordination: resolved.coordination ?? new InProcessCoordination(() => clock.now()),
+      coordinationKey,
+      onRateLimitPause: resolved.coordination
+        ? (until) => publishPause(resolved.coordination, coordinationKey, until, logger)
+        : undefined,
     });
     const tokens: TokenSource = resolved.credentials
       ? new TokenManager(
-          withTokenStore(
-            createTokenExchange(core, resolved.credentials),
-            resolved.tokenStore,
+          withCoordinatedExchange(
+            withTokenStore(
+              createTokenExchange(core, resolved.credentials),
+              resolved.tokenStore,
+              resolved.credentials.clientId,
+              logger,
+            ),
+            resolved.coordination,
             resolved.credentials.clientId,
-            logger,
+            core.createBudgetMs(),
           ),
           logger,
         )
       : new StaticTokenSource(resolved.accessToken ?? '');
+    this.#stopPauses = sharePauses(core, resolved.coordination, coordinationKey, logger);
     core.useTokens(tokens);
     this.applicantGroups = new ApplicantGroups(core);
     this.reports = new Reports(core);
@@ -123,6 +139,7 @@ export class VerificationClient {
 
   /** Closes the connections the client opened, so a batch script can exit. */
   close(): Promise<void> {
+    this.#stopPauses();
     return this.#dispatchers.close();
   }
 

@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Clock } from './clock.js';
+import type { Coordination } from './coordination.js';
 import { VerificationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './log.js';
 import { runtimeName, undiciCanDispatch } from './runtime.js';
@@ -65,8 +66,19 @@ export interface ClientOptions {
   allowInsecureHttp?: boolean | undefined;
   /** Headers added to every API request (never sent to a PDF file host). */
   defaultHeaders?: Record<string, string> | undefined;
-  /** @internal The time source of the SDK's own waits (backoff, pauses, grace window, polling); tests shorten them. */
+  /**
+   * The time source of the SDK's own waits (retry backoff, 429 pauses, a create's grace window,
+   * polling) and of its deadlines. Default: the wall clock and real timers. In tests, pass the
+   * mock's `testClock` (`applicant-verification/testing`): the waits then take no real time and
+   * the SDK and the mock share one time.
+   */
   clock?: Clock | undefined;
+  /**
+   * What the processes behind one client id share: who may send a create for a correlation id
+   * (`createOnce`), one token exchange at a time, and the pause after a 429. Default: in-process
+   * (costs nothing). `FileCoordination` covers the processes of one machine.
+   */
+  coordination?: Coordination | undefined;
 }
 
 /** Options with defaults applied and checks passed. */
@@ -80,6 +92,7 @@ export interface ResolvedOptions {
   deadline: number | undefined;
   createGraceWindow: number;
   clock: Clock | undefined;
+  coordination: Coordination | undefined;
   dispatcher: Dispatcher | undefined;
   tokenStore: TokenStore | undefined;
   fetch: (() => typeof fetch) | undefined;
@@ -89,6 +102,29 @@ export interface ResolvedOptions {
   maxConcurrency: number;
   maxResponseBytes: number;
   defaultHeaders: Record<string, string>;
+}
+
+const COORDINATION_METHODS = [
+  'acquireCreateLease',
+  'releaseCreateLease',
+  'recordCreateOutcome',
+  'readCreateOutcome',
+  'withTokenExchange',
+  'publishPause',
+  'onPause',
+] as const;
+
+function checkCoordination(coordination: Coordination | undefined): Coordination | undefined {
+  if (coordination === undefined) return undefined;
+  const missing = COORDINATION_METHODS.filter(
+    (method) => typeof (coordination as unknown as Record<string, unknown>)?.[method] !== 'function',
+  );
+  if (missing.length > 0) {
+    throw new ConfigurationError(
+      `The coordination option needs the Coordination methods (as FileCoordination has); missing: ${missing.join(', ')}.`,
+    );
+  }
+  return coordination;
 }
 
 /** Thrown at construction when options are missing or wrong. */
@@ -206,6 +242,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     deadline: options.deadline === undefined ? undefined : positive('deadline', options.deadline),
     createGraceWindow: positive('createGraceWindow', options.createGraceWindow ?? 30_000, true),
     clock: options.clock,
+    coordination: checkCoordination(options.coordination),
     dispatcher: options.dispatcher,
     tokenStore,
     fetch:

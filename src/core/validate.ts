@@ -33,7 +33,7 @@ function keyedUnknownKeys(error: z.ZodError): z.ZodError {
 
 /**
  * Parses a response body. In `strict` mode a mismatch throws {@link ResponseValidationError}
- * carrying the issues and the body; in `warn` mode it is logged and the body returned unchanged.
+ * carrying the issues and the body (through `scrub`, which removes the client's secrets); in `warn` mode it is logged and the body returned unchanged.
  */
 export function parseResponse<S extends z.ZodType>(
   schema: S,
@@ -41,12 +41,13 @@ export function parseResponse<S extends z.ZodType>(
   mode: ValidationMode = 'strict',
   logger?: Logger,
   context?: string | (() => string),
+  scrub: (value: unknown) => unknown = (value) => value,
 ): z.output<S> {
   const result = safeParseFast(schema, body);
   if (result.success) return result.data;
   const error = new ResponseValidationError(
     issuesFromZod(result.error),
-    body,
+    scrub(body),
     typeof context === 'function' ? context() : context,
   );
   if (mode === 'strict') throw error;
