@@ -121,6 +121,7 @@ export class VerificationClient {
             core.createBudgetMs(),
           ),
           logger,
+          () => clock.now(),
         )
       : new StaticTokenSource(resolved.accessToken ?? '');
     this.#stopPauses = sharePauses(core, resolved.coordination, coordinationKey, logger);
