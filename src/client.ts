@@ -8,6 +8,7 @@ import { HttpCore } from './core/http.js';
 import { InProcessCoordination } from './core/in-process-coordination.js';
 import { Limiter } from './core/limiter.js';
 import { createLogger } from './core/log.js';
+import { indexOperations } from './core/operation.js';
 import { type ClientOptions, resolveOptions } from './core/options.js';
 import {
   type RawGetMethod,
@@ -22,6 +23,7 @@ import { withTokenStore } from './core/token-store.js';
 import { fetchTransport, undiciTransport } from './core/transport.js';
 import { ApplicantGroups } from './resources/applicant-groups.js';
 import { Auth } from './resources/auth.js';
+import { OPERATIONS } from './resources/operations.js';
 import { Reports } from './resources/reports.js';
 import { groupMayHaveBeenCreated } from './resources/resource.js';
 import { ScreeningGroups } from './resources/screening-groups.js';
@@ -135,7 +137,7 @@ export class VerificationClient {
       request: this.request,
       get: this.get,
       post: this.post,
-    } = rawRequestMethods(core, groupMayHaveBeenCreated));
+    } = rawRequestMethods(core, groupMayHaveBeenCreated, indexOperations(OPERATIONS)));
   }
 
   /** Closes the connections the client opened, so a batch script can exit. */

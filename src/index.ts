@@ -63,12 +63,9 @@ export {
   type AttemptTraceEvent,
   type LookupTraceEvent,
   type OperationTraceContext,
-  operationChannelName,
   type RetryTraceEvent,
   TRACE_CHANNEL_PREFIX,
   TRACE_STEP_CHANNELS,
-  TRACED_OPERATIONS,
-  type TracedOperation,
 } from './core/tracing.js';
 export type { ValidationMode } from './core/validate.js';
 export * from './helpers/index.js';
@@ -92,6 +89,7 @@ export {
   isSameHousehold,
   matchesHousehold,
 } from './resources/household-match.js';
+export { operationChannelName, TRACED_OPERATIONS, type TracedOperation } from './resources/operations.js';
 export { Reports } from './resources/reports.js';
 export { ScreeningGroups } from './resources/screening-groups.js';
 export { Webhooks } from './resources/webhooks.js';

@@ -339,7 +339,7 @@ export class GroupMayHaveBeenCreatedError extends VerificationError {
 
   /**
    * @param cause The ambiguous failure (timeout, reset, 5xx, unreadable body) that stopped the create.
-   * @param what Names the call and how it went ("POST /api/v1/... on host, 3 attempts, 1.2 s"); defaults to the path.
+   * @param what Names the call and how it went ("POST /path on host, 3 attempts, 1.2 s"); defaults to the path.
    * @param searched How the SDK looked for the group, e.g. "it did not appear within the 30 s grace window".
    */
   constructor(

@@ -38,7 +38,7 @@ import {
   retryVerdict,
 } from './retry.js';
 import type { KnownSecrets } from './secrets.js';
-import { type CallTrace, operationOf, traceCall, traceLookup } from './tracing.js';
+import { type CallTrace, RAW_REQUEST_OPERATION, traceCall, traceLookup } from './tracing.js';
 import {
   describeNetworkError,
   type Transport,
@@ -155,10 +155,9 @@ export class HttpCore {
 
   /** Like {@link request}, resolving to `{ data, response }` directly. Published on the call's tracing channel. */
   execute<S extends z.ZodType>(input: Call<S>): Promise<WithResponse<z.output<S>>> {
-    const operation = input.operation ?? operationOf(input.method, input.path);
-    return traceCall({ operation, method: input.method, path: input.path }, (trace) =>
-      this.#run(input, trace),
-    );
+    const operation = input.operation ?? RAW_REQUEST_OPERATION;
+    const path = input.pathTemplate ?? input.path;
+    return traceCall({ operation, method: input.method, path }, (trace) => this.#run(input, trace));
   }
 
   async #run<S extends z.ZodType>(input: Call<S>, trace: CallTrace): Promise<WithResponse<z.output<S>>> {

@@ -3,6 +3,7 @@ import type { APIPromise } from '../core/api-promise.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/batch.js';
 import { GroupNotFoundError } from '../core/errors.js';
 import type { RequestOptions } from '../core/http.js';
+import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
 import { pollUntilSettled } from '../core/poll.js';
 import {
@@ -19,7 +20,33 @@ import { type CreateOnceResult, createOnce } from './create-once.js';
 import { recoveryLookup } from './group-lookup.js';
 import { APIResource, groupCreateRecovery } from './resource.js';
 
-const GROUPS = '/api/v1/applicant_groups';
+/** The operations of `client.applicantGroups`, one descriptor each (CONTRIBUTING.md, "A new endpoint"). */
+export const applicantGroupOperations = {
+  list: defineOperation({
+    name: 'applicantGroups.list',
+    method: 'GET',
+    path: '/api/v1/applicant_groups',
+    query: applicantGroupListParamsSchema,
+    response: applicantGroupListResponseSchema,
+    doc: 'One page of applicant groups matching the filters.',
+  }),
+  create: defineOperation({
+    name: 'applicantGroups.create',
+    method: 'POST',
+    path: '/api/v1/applicant_groups',
+    body: applicantGroupCreateParamsSchema,
+    response: applicantGroupSchema,
+    create: 'lookup',
+    doc: 'Creates a group and invites its applicants (email, text).',
+  }),
+  listReports: defineOperation({
+    name: 'applicantGroups.listReports',
+    method: 'GET',
+    path: '/api/v1/applicant_groups/{groupId}/reports',
+    response: applicantGroupReportsSchema,
+    doc: 'The household and individual reports of a group.',
+  }),
+};
 
 /** What narrows the search for one group: the API has no retrieve-by-id endpoint. */
 export type GroupLookupHint = Partial<Pick<ApplicantGroup, 'correlation_id' | 'created_at_timestamp'>>;
@@ -47,10 +74,8 @@ export class ApplicantGroups extends APIResource {
    */
   list(params: ApplicantGroupListParams = {}, options?: RequestOptions): PagePromise<ApplicantGroup> {
     return listPages(this.core, {
-      path: GROUPS,
+      operation: applicantGroupOperations.list,
       params: { ...params },
-      paramsSchema: applicantGroupListParamsSchema,
-      schema: applicantGroupListResponseSchema,
       items: (body) => body.applicant_groups,
       // Optional on the wire: without it, the walk ends on an empty page.
       totalCount: (body) => body.total_count,
@@ -67,20 +92,18 @@ export class ApplicantGroups extends APIResource {
     const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
     // Only a group of this household created since the call began is this create's result.
     const startedAt = this.core.clock.now();
-    return this.core.request({
-      method: 'POST',
-      path: GROUPS,
-      body,
-      bodySchema: applicantGroupCreateParamsSchema,
-      schema: applicantGroupSchema,
-      options,
-      recovery: groupCreateRecovery(
-        correlationId,
-        correlationId
-          ? recoveryLookup((params, opts) => this.list(params, opts), correlationId, body, startedAt)
-          : undefined,
-      ),
-    });
+    return this.core.request(
+      operationCall(applicantGroupOperations.create, {
+        body,
+        options,
+        recovery: groupCreateRecovery(
+          correlationId,
+          correlationId
+            ? recoveryLookup((params, opts) => this.list(params, opts), correlationId, body, startedAt)
+            : undefined,
+        ),
+      }),
+    );
   }
 
   /**
@@ -96,7 +119,7 @@ export class ApplicantGroups extends APIResource {
     return createOnce(
       {
         core: this.core,
-        path: GROUPS,
+        path: applicantGroupOperations.create.path,
         create: (createBody, createOptions) => this.create(createBody, createOptions),
         list: (params, listOptions) => this.list(params, listOptions),
       },
@@ -184,12 +207,8 @@ export class ApplicantGroups extends APIResource {
 
   /** The household and individual reports of a group (404 NotFoundError for an unknown group). */
   listReports(groupId: string, options?: RequestOptions): APIPromise<ApplicantGroupReports> {
-    return this.core.request({
-      method: 'GET',
-      path: `${GROUPS}/{groupId}/reports`,
-      pathParams: { groupId },
-      schema: applicantGroupReportsSchema,
-      options,
-    });
+    return this.core.request(
+      operationCall(applicantGroupOperations.listReports, { pathParams: { groupId }, options }),
+    );
   }
 }
