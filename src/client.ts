@@ -5,7 +5,7 @@ import { realClock } from './core/clock.js';
 import { publishPause, sharePauses, withCoordinatedExchange } from './core/coordinated.js';
 import { createDispatchers, type Dispatchers } from './core/dispatcher.js';
 import { HttpCore } from './core/http.js';
-import { InProcessCoordination } from './core/in-process-coordination.js';
+import { processCoordination } from './core/in-process-coordination.js';
 import { Limiter } from './core/limiter.js';
 import { createLogger } from './core/log.js';
 import { indexOperations } from './core/operation.js';
@@ -103,7 +103,7 @@ export class VerificationClient {
       },
       defaultHeaders: resolved.defaultHeaders,
       secrets,
-      coordination: resolved.coordination ?? new InProcessCoordination(() => clock.now()),
+      coordination: resolved.coordination ?? processCoordination(origin),
       coordinationKey,
       onRateLimitPause: resolved.coordination
         ? (until) => publishPause(resolved.coordination, coordinationKey, until, logger)

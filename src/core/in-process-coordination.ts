@@ -1,7 +1,9 @@
 /**
  * The default {@link Coordination}: plain memory, one process. Leases and outcome records are
- * map entries, the token exchange runs as it comes (the client's own refresh is already one at a
- * time) and a pause reaches this instance's listeners only. No I/O, no timers.
+ * map entries, token exchanges queue on a promise per client id, and a pause reaches this
+ * instance's listeners only. No I/O, no timers. The clients of one
+ * process that talk to one API origin share one instance ({@link processCoordination}), so two
+ * clients with one client id coordinate like one.
  */
 import type { Coordination, CreateLease, CreateOutcome, CreateOutcomeRecord } from './coordination.js';
 
@@ -9,11 +11,18 @@ function keyOf(clientId: string, correlationId: string): string {
   return JSON.stringify([clientId, correlationId]);
 }
 
+/** Outcome records kept before old ones are swept (an outcome matters for a grace window or so). */
+const SWEEP_ABOVE = 1_000;
+/** How long a recorded outcome is kept once its lease is over (ms). */
+const OUTCOME_KEPT_MS = 60 * 60_000;
+
 /** Coordination within one process (the client's default). */
 export class InProcessCoordination implements Coordination {
   readonly #leases = new Map<string, { fence: number; expiresAt: number }>();
   readonly #outcomes = new Map<string, CreateOutcomeRecord>();
   readonly #listeners = new Map<string, Set<(untilEpochMs: number) => void>>();
+  readonly #exchanges = new Map<string, Promise<void>>();
+  readonly #pauses = new Map<string, number>();
   readonly #now: () => number;
 
   /** @param now Epoch ms (default `Date.now`). */
@@ -29,11 +38,23 @@ export class InProcessCoordination implements Coordination {
   ): Promise<CreateLease | undefined> {
     const key = keyOf(clientId, correlationId);
     const now = this.#now();
+    if (this.#leases.size > SWEEP_ABOVE) this.#sweep(now);
     const held = this.#leases.get(key);
     if (held && held.expiresAt > now) return undefined;
     const lease = { clientId, correlationId, fence: (held?.fence ?? 0) + 1, expiresAt: now + ttlMs };
     this.#leases.set(key, { fence: lease.fence, expiresAt: lease.expiresAt });
     return lease;
+  }
+
+  /** Forgets keys whose lease is over and whose outcome is old: memory stays bounded in a server. */
+  #sweep(now: number): void {
+    for (const [key, lease] of this.#leases) {
+      const recordedAt = this.#outcomes.get(key)?.recordedAt ?? 0;
+      if (lease.expiresAt <= now && recordedAt < now - OUTCOME_KEPT_MS) {
+        this.#leases.delete(key);
+        this.#outcomes.delete(key);
+      }
+    }
   }
 
   /** Gives the lease back when it is still the newest. */
@@ -57,13 +78,25 @@ export class InProcessCoordination implements Coordination {
     return this.#outcomes.get(keyOf(clientId, correlationId));
   }
 
-  /** Runs the exchange: within one process the client's refresh is already single-flight. */
-  withTokenExchange<T>(_clientId: string, _ttlMs: number, exchange: () => Promise<T>): Promise<T> {
-    return exchange();
+  /** Runs the exchange after the ones of the client id already queued here (one at a time). */
+  withTokenExchange<T>(clientId: string, _ttlMs: number, exchange: () => Promise<T>): Promise<T> {
+    const before = this.#exchanges.get(clientId) ?? Promise.resolve();
+    const run = before.then(exchange, exchange);
+    const settled = run.then(
+      () => {},
+      () => {},
+    );
+    this.#exchanges.set(clientId, settled);
+    void settled.then(() => {
+      if (this.#exchanges.get(clientId) === settled) this.#exchanges.delete(clientId);
+    });
+    return run;
   }
 
-  /** Tells this instance's listeners. */
+  /** Tells this instance's listeners, unless a later pause is already in force. */
   async publishPause(clientId: string, untilEpochMs: number): Promise<void> {
+    if (untilEpochMs <= (this.#pauses.get(clientId) ?? 0)) return;
+    this.#pauses.set(clientId, untilEpochMs);
     for (const listener of this.#listeners.get(clientId) ?? []) listener(untilEpochMs);
   }
 
@@ -76,4 +109,16 @@ export class InProcessCoordination implements Coordination {
       set.delete(listener);
     };
   }
+}
+
+const perOrigin = new Map<string, InProcessCoordination>();
+
+/** The in-process coordination of every client of this process talking to `origin`. */
+export function processCoordination(origin: string): InProcessCoordination {
+  let coordination = perOrigin.get(origin);
+  if (!coordination) {
+    coordination = new InProcessCoordination();
+    perOrigin.set(origin, coordination);
+  }
+  return coordination;
 }
