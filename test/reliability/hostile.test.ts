@@ -106,7 +106,7 @@ describe('Retry-After from a hostile server', () => {
     expect(clock.waits).toEqual(Array(4).fill(BACKOFF.floorMs));
   });
 
-  it('a 10-hour Retry-After does not freeze the client: its pause is capped and bounded by each call', async () => {
+  it('a 10-hour Retry-After does not freeze the client: that call fails, and nothing pauses', async () => {
     const clock = recordingClock();
     const { server, client } = await setup(
       {
@@ -118,13 +118,10 @@ describe('Retry-After from a hostile server', () => {
       { clock, maxConcurrency: 4, timeout: 300, maxRetries: 0 },
     );
     expect(await caught(client.applicantGroups.listReports(GROUP))).toBeInstanceOf(RateLimitError);
-    // The next call waits at most its own time for the pause, then says nothing was sent.
-    const next = await caught(client.applicantGroups.listReports(GROUP));
-    expect(next).toBeInstanceOf(APIConnectionTimeoutError);
-    expect((next as APIConnectionTimeoutError).requestNotSent).toBe(true);
-    expect((next as Error).message).toContain('nothing was sent');
-    expect(server.to(REPORTS_PATH)).toHaveLength(1);
-    for (const wait of clock.waits) expect(wait).toBeLessThanOrEqual(BACKOFF.maxRetryAfterMs);
+    // A Retry-After above the cap pauses nothing: the next call goes out at once.
+    await expect(client.applicantGroups.listReports(GROUP)).resolves.toBeDefined();
+    expect(server.to(REPORTS_PATH)).toHaveLength(2);
+    expect(clock.waits).toEqual([]);
   });
 });
 
