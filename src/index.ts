@@ -81,6 +81,14 @@ export { CorrelationConflictError } from './resources/correlation-conflict.js';
 export type { CreateOnceResult } from './resources/create-once.js';
 export { CLOCK_SKEW_ALLOWANCE_MS } from './resources/group-lookup.js';
 export {
+  DEFAULT_SYNC_MARGIN_MS,
+  type GroupChange,
+  type GroupSnapshot,
+  type GroupStore,
+  MemoryGroupStore,
+  type SyncOptions,
+} from './resources/group-sync.js';
+export {
   type HouseholdBody,
   type HouseholdDifference,
   type HouseholdGroup,
@@ -89,6 +97,7 @@ export {
   isSameHousehold,
   matchesHousehold,
 } from './resources/household-match.js';
+export { currentHouseholdReport } from './resources/household-report.js';
 export { operationChannelName, TRACED_OPERATIONS, type TracedOperation } from './resources/operations.js';
 export { Reports } from './resources/reports.js';
 export { ScreeningGroups } from './resources/screening-groups.js';
@@ -115,6 +124,13 @@ export {
   type WebRequestWebhookOptions,
   webhookHandler,
 } from './webhooks/adapters/web.js';
+export {
+  DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS,
+  MemoryDeliveryStore,
+  type MemoryDeliveryStoreOptions,
+  type WebhookDedupeOptions,
+  type WebhookDeliveryStore,
+} from './webhooks/deliveries.js';
 export type { WebhookHandlerOptions } from './webhooks/receive.js';
 export {
   signWebhook,
@@ -125,3 +141,4 @@ export {
   type WebhookHeaders,
   type WebhookSignature,
 } from './webhooks/verify.js';
+export { unwrapWebhookAsync, verifyWebhookAsync } from './webhooks/verify-async.js';

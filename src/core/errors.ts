@@ -3,8 +3,8 @@
  * catch one class; subclasses say what went wrong. No error ever carries a token, a secret key,
  * an Authorization header or a request body.
  */
-import { inspect } from 'node:util';
 import type { z } from 'zod';
+import { INSPECT, type InspectFunction } from './inspect.js';
 import { capText, maskText, redact } from './redact.js';
 
 /** Response headers as a plain lower-cased record; Authorization-like headers are never kept. */
@@ -37,8 +37,12 @@ export class VerificationError extends Error {
   }
 
   /** @internal `util.inspect` shows the redacted JSON form, never raw bodies or causes. */
-  [inspect.custom](): string {
-    const details = inspect(redact(this.toJSON()), { depth: 4, breakLength: 100 });
+  [INSPECT](_depth?: number, _options?: unknown, inspect?: InspectFunction): string {
+    const shown = redact(this.toJSON());
+    const details =
+      typeof inspect === 'function'
+        ? inspect(shown, { depth: 4, breakLength: 100 })
+        : JSON.stringify(shown, null, 2);
     // The stack's first line was written before the subclass set its name.
     const frames = (this.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
     return [`${this.name}: ${this.message}`, ...frames, details].join('\n');

@@ -13,7 +13,7 @@ import { CallContext, formatDuration } from './call-context.js';
 import type { Clock } from './clock.js';
 import type { Coordination } from './coordination.js';
 import { lookupBeforeResend, recoverAmbiguousCreate } from './create-recovery.js';
-import { decodeErrorBody, excerpt, oversizeDetail } from './error-body.js';
+import { decodeErrorBody, excerpt, oversizeDetail, utf8 } from './error-body.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -487,7 +487,7 @@ export class HttpCore {
     let json: unknown = EMPTY_BODY;
     if (response.body.length > 0) {
       try {
-        json = JSON.parse(response.body.toString('utf8'));
+        json = JSON.parse(utf8(response.body));
       } catch {
         throw new ResponseValidationError(
           [{ path: '', message: 'Response body is not valid JSON', code: 'invalid_json' }],

@@ -7,7 +7,6 @@ import type { Clock } from './clock.js';
 import type { Coordination } from './coordination.js';
 import { VerificationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './log.js';
-import { runtimeName, undiciCanDispatch } from './runtime.js';
 import type { TokenStore } from './token-store.js';
 import type { ValidationMode } from './validate.js';
 
@@ -21,24 +20,24 @@ export interface ClientOptions {
   secretKey?: string | undefined;
   /** A token, or a function returning one, used instead of the client-credentials exchange. */
   accessToken?: string | (() => string | Promise<string>) | undefined;
-  /** Milliseconds per attempt, response body included. Default 60 000. */
+  /** Milliseconds per attempt, response body included. Default 60 000 (edge entry: 8 000). */
   timeout?: number | undefined;
   /** Retries after the first attempt. Default 2. The token exchange's attempts count against them. */
   maxRetries?: number | undefined;
   /**
    * Milliseconds a whole call may take, every attempt and wait included. Default: `timeout` ×
-   * (`maxRetries` + 1) plus the longest backoff before each retry.
+   * (`maxRetries` + 1) plus the longest backoff before each retry (edge entry: 20 000).
    */
   deadline?: number | undefined;
   /**
    * After a create with a `correlation_id` failed ambiguously (timeout, reset, 5xx, unreadable
    * body), how long in ms the SDK keeps looking the group up before it throws
-   * `GroupMayHaveBeenCreatedError`. Default 30 000.
+   * `GroupMayHaveBeenCreatedError`. Default 30 000 (edge entry: 6 000).
    */
   createGraceWindow?: number | undefined;
   /**
    * Any undici Dispatcher (ProxyAgent, MockAgent, an mTLS Agent); default a keep-alive Pool. Not
-   * under Bun, whose `undici` cannot dispatch: the SDK sends through fetch there.
+   * under Bun, whose `undici` cannot dispatch, nor on the edge entry: the SDK sends through fetch there.
    */
   dispatcher?: Dispatcher | undefined;
   /**
@@ -177,8 +176,31 @@ function resolveBaseURL(given: string | undefined, allowInsecureHttp: boolean): 
   return url;
 }
 
+/**
+ * The defaults an entry gives the timing options. The Node entry's are {@link NODE_DEFAULTS}; the
+ * edge entry's end every call well inside the edge platforms' request limits.
+ */
+export interface TimingDefaults {
+  timeout: number;
+  maxRetries: number;
+  /** `undefined`: `timeout` × attempts plus backoff, and it bounds the waits only. */
+  deadline: number | undefined;
+  createGraceWindow: number;
+}
+
+/** The Node entry's defaults (also Bun's and Deno's). */
+export const NODE_DEFAULTS: TimingDefaults = {
+  timeout: 60_000,
+  maxRetries: 2,
+  deadline: undefined,
+  createGraceWindow: 30_000,
+};
+
 /** Applies defaults and environment fallbacks, and checks everything. */
-export function resolveOptions(options: ClientOptions): ResolvedOptions {
+export function resolveOptions(
+  options: ClientOptions,
+  defaults: TimingDefaults = NODE_DEFAULTS,
+): ResolvedOptions {
   const baseURL = resolveBaseURL(options.baseURL, options.allowInsecureHttp ?? false);
   const clientId = options.clientId ?? env('VERIFICATION_CLIENT_ID');
   const secretKey = options.secretKey ?? env('VERIFICATION_SECRET_KEY');
@@ -211,13 +233,6 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       : givenFetch === true || givenFetch === globalThis.fetch
         ? () => globalThis.fetch
         : () => givenFetch;
-  // Bun's `undici` has no working dispatcher: its fetch carries the requests instead (runtime.ts).
-  const undiciWorks = undiciCanDispatch();
-  if (options.dispatcher !== undefined && !undiciWorks) {
-    throw new ConfigurationError(
-      `The dispatcher option needs undici's dispatcher, which this runtime (${runtimeName()}) does not provide: leave it out (the SDK sends through fetch here), or use the fetch option.`,
-    );
-  }
   const tokenStore = options.tokenStore;
   if (
     tokenStore !== undefined &&
@@ -232,21 +247,25 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       'The tokenStore option shares tokens exchanged for clientId and secretKey: pass them too (an accessToken is not shared).',
     );
   }
+  const deadline = options.deadline ?? defaults.deadline;
   return {
     baseURL,
     credentials: clientId && secretKey ? { clientId, secretKey } : undefined,
     accessToken,
     secretKey,
-    timeout: positive('timeout', options.timeout ?? 60_000),
-    maxRetries: positive('maxRetries', options.maxRetries ?? 2, true),
-    deadline: options.deadline === undefined ? undefined : positive('deadline', options.deadline),
-    createGraceWindow: positive('createGraceWindow', options.createGraceWindow ?? 30_000, true),
+    timeout: positive('timeout', options.timeout ?? defaults.timeout),
+    maxRetries: positive('maxRetries', options.maxRetries ?? defaults.maxRetries, true),
+    deadline: deadline === undefined ? undefined : positive('deadline', deadline),
+    createGraceWindow: positive(
+      'createGraceWindow',
+      options.createGraceWindow ?? defaults.createGraceWindow,
+      true,
+    ),
     clock: options.clock,
     coordination: checkCoordination(options.coordination),
     dispatcher: options.dispatcher,
     tokenStore,
-    fetch:
-      fetchImpl ?? (undiciWorks || options.dispatcher !== undefined ? undefined : () => globalThis.fetch),
+    fetch: fetchImpl,
     logLevel,
     logger: options.logger,
     validation,

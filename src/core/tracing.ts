@@ -1,5 +1,5 @@
 /**
- * Tracing on Node's `diagnostics_channel`, so any tracer (OpenTelemetry, Datadog, a test) can
+ * Tracing on Node's `diagnostics_channel` (where the runtime has it), so any tracer (OpenTelemetry, Datadog, a test) can
  * watch the SDK without the SDK depending on it. Each operation has a `tracingChannel` named
  * `applicant-verification:<operation>` (the operation's descriptor names it, `<resource>.<method>`):
  * `start` when the call begins, `end` once it is under way, `asyncStart`/`asyncEnd` when it
@@ -12,7 +12,7 @@
  * operation's template (`/things/{thingId}`), not the ids. With no subscriber, nothing is
  * built or published.
  */
-import * as diagnostics from 'node:diagnostics_channel';
+import type { Channel, TracingChannel } from 'node:diagnostics_channel';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -164,23 +164,42 @@ export function traceLookup<A extends unknown[], T>(
   };
 }
 
-type OperationChannel = diagnostics.TracingChannel<object, OperationTraceContext>;
+type OperationChannel = TracingChannel<object, OperationTraceContext>;
+type StepChannel = Pick<Channel, 'hasSubscribers' | 'publish'>;
 
+interface Diagnostics {
+  channel(name: string): Channel;
+  tracingChannel?: (name: string) => OperationChannel;
+}
+
+// Reached through the runtime, not imported: where `node:diagnostics_channel` is absent (workerd,
+// Vercel Edge) the core still loads, and publishes nothing.
+function builtinDiagnostics(): Diagnostics | undefined {
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const found = process?.getBuiltinModule?.('node:diagnostics_channel');
+  return typeof (found as Partial<Diagnostics> | undefined)?.channel === 'function'
+    ? (found as Diagnostics)
+    : undefined;
+}
+
+const diagnostics = builtinDiagnostics();
+const silent: StepChannel = { hasSubscribers: false, publish: () => {} };
+const stepChannel = (name: string): StepChannel => diagnostics?.channel(name) ?? silent;
 // Runtimes without tracingChannel (older ones) simply get no tracing.
-const hasTracingChannel = typeof diagnostics.tracingChannel === 'function';
+const tracingChannel = diagnostics?.tracingChannel?.bind(diagnostics);
 const operationChannels = new Map<OperationName, OperationChannel>();
 const stepChannels = {
-  attempt: diagnostics.channel(TRACE_STEP_CHANNELS.attempt),
-  retry: diagnostics.channel(TRACE_STEP_CHANNELS.retry),
-  lookup: diagnostics.channel(TRACE_STEP_CHANNELS.lookup),
+  attempt: stepChannel(TRACE_STEP_CHANNELS.attempt),
+  retry: stepChannel(TRACE_STEP_CHANNELS.retry),
+  lookup: stepChannel(TRACE_STEP_CHANNELS.lookup),
 };
 let nextId = 1;
 
 function channelOf(operation: OperationName): OperationChannel | undefined {
-  if (!hasTracingChannel) return undefined;
+  if (!tracingChannel) return undefined;
   let channel = operationChannels.get(operation);
   if (!channel) {
-    channel = diagnostics.tracingChannel<object, OperationTraceContext>(channelNameOf(operation));
+    channel = tracingChannel(channelNameOf(operation));
     operationChannels.set(operation, channel);
   }
   return channel;

@@ -12,6 +12,7 @@ import { errorResponse, jsonResponse } from './responses.js';
 import { readJson } from './routes.js';
 import { COMPLETION_REASONS, type CompletionReason } from './store.js';
 import { fieldName } from './validation.js';
+import { webhookFaultRoutes } from './webhook-fault-routes.js';
 
 /** Path prefix of the control API. */
 export const CONTROL_PREFIX = '/__mock';
@@ -191,6 +192,7 @@ export function createControlRoutes(target: ControlTarget): Route[] {
         return jsonResponse([]);
       },
     },
+    ...webhookFaultRoutes(target.webhookFaults, CONTROL_PREFIX),
     {
       method: 'GET',
       pattern: p('/deliveries'),

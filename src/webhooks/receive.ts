@@ -5,16 +5,19 @@
  */
 import { WebhookVerificationError } from '../core/errors.js';
 import type { WebhookEvent } from '../schemas/webhooks.js';
+import type { WebhookDedupeOptions } from './deliveries.js';
 import { unwrapWebhook, type WebhookBody, type WebhookHeaders } from './verify.js';
+import { unwrapWebhookAsync } from './verify-async.js';
 
 /** Options every webhook adapter takes. */
-export interface WebhookHandlerOptions<Context = undefined> {
+export interface WebhookHandlerOptions<Context = undefined> extends WebhookDedupeOptions {
   /** The secret key the deliveries are signed with (the API client's secret key). */
   secret: string | undefined;
   /**
    * Called once per verified delivery, after the signature check and the event's validation. Answer
    * time counts: the sender waits for it, and a throw makes the adapter's framework answer 500 so the
-   * delivery is retried. Deliveries can repeat, so handle them idempotently.
+   * delivery is retried. Deliveries can repeat, so handle them idempotently; with `deliveries`,
+   * a repeat of the same signed body within `dedupeWindowMs` is answered 204 without calling it.
    */
   onEvent: (event: WebhookEvent, context: Context) => unknown;
 }
@@ -46,6 +49,11 @@ export function requireWebhookSecret(secret: string | undefined, adapter: string
   return secret;
 }
 
+function rejection(error: unknown): CheckedDelivery {
+  if (!(error instanceof WebhookVerificationError) || error.reason === 'missing_secret') throw error;
+  return { rejected: { status: 400, body: { error: error.reason }, error } };
+}
+
 /**
  * Verifies `rawBody` against the signature header and validates the event. A forged, tampered,
  * unsigned or malformed delivery becomes a {@link RejectedDelivery}; anything else is thrown.
@@ -58,7 +66,19 @@ export function checkDelivery(
   try {
     return { event: unwrapWebhook(rawBody, headers, secret) };
   } catch (error) {
-    if (!(error instanceof WebhookVerificationError) || error.reason === 'missing_secret') throw error;
-    return { rejected: { status: 400, body: { error: error.reason }, error } };
+    return rejection(error);
+  }
+}
+
+/** {@link checkDelivery} on Web Crypto, for the web-standard adapter (every runtime has it). */
+export async function checkDeliveryAsync(
+  rawBody: WebhookBody,
+  headers: WebhookHeaders,
+  secret: string,
+): Promise<CheckedDelivery> {
+  try {
+    return { event: await unwrapWebhookAsync(rawBody, headers, secret) };
+  } catch (error) {
+    return rejection(error);
   }
 }
