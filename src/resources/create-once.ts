@@ -45,6 +45,13 @@ export interface CreateOnceDeps {
   list(params: ApplicantGroupListParams, options?: RequestOptions): PagePromise<ApplicantGroup>;
 }
 
+/**
+ * How long (ms) after an earlier create under the id ended unresolved `createOnce` keeps refusing
+ * to send it: a group committed late shows within minutes; after this, an empty lookup means it
+ * was never created.
+ */
+const UNRESOLVED_RECHECK_MS = 10 * 60_000;
+
 /** The longest pause between two tries of a lease another process holds (ms). */
 const LEASE_POLL_MAX_MS = 1_000;
 
@@ -195,7 +202,10 @@ class OnceCall {
         await this.#record(lease, { state: 'created', id: found.id });
       return { group: found, created: false };
     }
-    if (recorded) {
+    // An unresolved create long past is settled by the lookup above: its group never appeared.
+    const settledLongAgo =
+      recorded?.state === 'unresolved' && Date.now() - recorded.recordedAt > UNRESOLVED_RECHECK_MS;
+    if (recorded && !settledLongAgo) {
       // An earlier create under this id: its group has not shown in the list yet, or nobody knows
       // whether it exists. Either way it is not sent again: wait for it over the grace window.
       const group = await this.#awaitEarlier();

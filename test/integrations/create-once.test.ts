@@ -12,7 +12,10 @@ import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   type ApplicantGroupCreateParams,
+  type Coordination,
   CorrelationConflictError,
+  GroupMayHaveBeenCreatedError,
+  InProcessCoordination,
   RequestValidationError,
   VerificationClient,
 } from '../../src/index.js';
@@ -117,6 +120,46 @@ describe('createOnce', () => {
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).issues[0]?.path).toBe('correlation_id');
     expect(mock.stats.count()).toBe(0);
+  });
+
+  it('after an unresolved createOnce: the next one does not send; once the outcome is 10 minutes old, it does', async () => {
+    const shared = new InProcessCoordination();
+    let age = 0;
+    // The outcome records as a coordination would hold them `age` ms later.
+    const coordination: Coordination = {
+      acquireCreateLease: (...args) => shared.acquireCreateLease(...args),
+      releaseCreateLease: (lease) => shared.releaseCreateLease(lease),
+      recordCreateOutcome: (lease, outcome) => shared.recordCreateOutcome(lease, outcome),
+      readCreateOutcome: async (clientId, correlationId) => {
+        const record = await shared.readCreateOutcome(clientId, correlationId);
+        return record && { ...record, recordedAt: record.recordedAt - age };
+      },
+      withTokenExchange: (clientId, ttl, exchange) => shared.withTokenExchange(clientId, ttl, exchange),
+      publishPause: (clientId, until) => shared.publishPause(clientId, until),
+      onPause: (clientId, listener) => shared.onPause(clientId, listener),
+    };
+    const sdk = new VerificationClient({
+      baseURL: mock.url,
+      clientId: mock.clientId,
+      secretKey: mock.secretKey,
+      clock: createTestClock(mock.clock),
+      coordination,
+      logLevel: 'off',
+    });
+    try {
+      const body = groupCreateBody('ana@example.com', 'PROP-8-UNIT-3');
+      mock.faults.next(1, { status: 503 }, { method: 'POST', path: '/api/v1/applicant_groups' });
+      expect(await caught(sdk.applicantGroups.createOnce(body))).toBeInstanceOf(GroupMayHaveBeenCreatedError);
+      expect(await caught(sdk.applicantGroups.createOnce(body))).toBeInstanceOf(GroupMayHaveBeenCreatedError);
+      expect(mock.stats.count(CREATE)).toBe(1);
+      age = 11 * 60_000;
+      const late = await sdk.applicantGroups.createOnce(body);
+      expect(late.created).toBe(true);
+      expect(mock.stats.count(CREATE)).toBe(2);
+      expect(mock.groups.applicant()).toHaveLength(1);
+    } finally {
+      await sdk.close();
+    }
   });
 
   it('createMany with once: a rerun of the batch sends nothing new', async () => {
