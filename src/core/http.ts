@@ -503,6 +503,7 @@ export class HttpCore {
       this.#config.validation,
       this.#config.logger,
       () => `Unexpected response to ${label}`,
+      call.callerSchema !== true,
       (raw) => this.#config.secrets.scrubDeep(raw),
     );
     return { data, response: info };

@@ -244,7 +244,7 @@ export class ApplicantGroups extends APIResource {
   /**
    * One reconciliation pass: yields what changed since `store` last saw it (a new group, a status
    * change, an expiry, a new report) for every group that can still change, and records each
-   * change in the store when the next one is asked for. See src/resources/group-sync.ts.
+   * change in the store when the next one is asked for (README, "Staying in sync").
    */
   sync(store: GroupStore, options?: SyncOptions): AsyncGenerator<GroupChange, void, undefined> {
     return syncGroups(this.#syncSource(), store, options);

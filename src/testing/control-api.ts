@@ -5,6 +5,8 @@
  * It needs no token: it only exists on the mock, which holds nothing but fake data.
  */
 
+// The API's OpenAPI document, the file the package ships as `applicant-verification/openapi.json`.
+import openApiDocument from '../../openapi.json' with { type: 'json' };
 import { faultMatchSchema, faultSchema } from './faults.js';
 import type { MockControls } from './mock-controls.js';
 import type { Route, RouteRequest } from './pipeline.js';
@@ -182,6 +184,7 @@ export function createControlRoutes(target: ControlTarget): Route[] {
         }),
     },
     { method: 'GET', pattern: p('/reports'), target: () => jsonResponse(target.reports.all()) },
+    { method: 'GET', pattern: p('/openapi.json'), target: () => jsonResponse(openApiDocument) },
     { method: 'POST', pattern: p('/faults'), target: addFault },
     { method: 'GET', pattern: p('/faults'), target: () => jsonResponse(pendingFaults()) },
     {

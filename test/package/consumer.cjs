@@ -2,6 +2,7 @@
 const assert = require('node:assert/strict');
 const { VerificationClient, VERSION } = require('applicant-verification');
 const { createMockServer } = require('applicant-verification/testing');
+const openapi = require('applicant-verification/openapi.json');
 
 (async () => {
   const mock = await createMockServer({ seed: 2 });
@@ -21,7 +22,9 @@ const { createMockServer } = require('applicant-verification/testing');
     const page = await client.applicantGroups.list({ correlation_id: 'require-1' });
     assert.equal(page.items[0]?.id, group.id);
     assert.equal(VERSION, require('applicant-verification/package.json').version);
-    console.log(`require: created and listed ${group.id} (SDK ${VERSION})`);
+    assert.equal(openapi.openapi, '3.1.0');
+    assert.deepEqual(await (await fetch(`${mock.controlUrl}/openapi.json`)).json(), openapi);
+    console.log(`require: created and listed ${group.id}, read openapi.json (SDK ${VERSION})`);
   } finally {
     await client.close();
     await mock.close();

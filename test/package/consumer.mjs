@@ -1,6 +1,7 @@
 // A plain JavaScript user with import, as `.ci/package-checks` runs it from the packed tarball.
 import assert from 'node:assert/strict';
 import { signWebhook, unwrapWebhook, VERSION, VerificationClient } from 'applicant-verification';
+import openapi from 'applicant-verification/openapi.json' with { type: 'json' };
 import { createMockServer } from 'applicant-verification/testing';
 
 const mock = await createMockServer({ seed: 3 });
@@ -24,7 +25,11 @@ try {
   const body = JSON.stringify({ code: 'VERIFICATION_STARTED', verification_id: verification.id });
   const event = unwrapWebhook(body, { 'verification-signature': signWebhook(body, 'k') }, 'k');
   assert.equal(event.code, 'VERIFICATION_STARTED');
-  console.log(`import: created and listed ${group.id}, verified a webhook (SDK ${VERSION})`);
+  assert.equal(openapi.openapi, '3.1.0');
+  assert.deepEqual(await (await fetch(`${mock.controlUrl}/openapi.json`)).json(), openapi);
+  console.log(
+    `import: created and listed ${group.id}, verified a webhook, read openapi.json (SDK ${VERSION})`,
+  );
 } finally {
   await client.close();
   await mock.close();
