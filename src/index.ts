@@ -94,7 +94,6 @@ export {
   type HouseholdDifference,
   type HouseholdGroup,
   householdDifferences,
-  intendedRentCents,
   isSameHousehold,
   matchesHousehold,
 } from './resources/household-match.js';
