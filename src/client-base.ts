@@ -5,7 +5,9 @@
 import { StaticTokenSource, TokenManager, type TokenSource } from './core/auth.js';
 import { realClock } from './core/clock.js';
 import type { Connector } from './core/connector.js';
+import { publishPause, sharePauses, withCoordinatedExchange } from './core/coordinated.js';
 import { HttpCore } from './core/http.js';
+import { processCoordination } from './core/in-process-coordination.js';
 import { INSPECT } from './core/inspect.js';
 import { Limiter } from './core/limiter.js';
 import { createLogger } from './core/log.js';
@@ -66,6 +68,7 @@ export class ClientBase {
   /** A raw POST to `path`, never resent after an ambiguous failure without a `lookup`; see {@link VerificationClient.request}. */
   readonly post: RawPostMethod;
   readonly #close: () => Promise<void>;
+  readonly #stopPauses: () => void;
 
   /** Options default to the `VERIFICATION_*` environment variables; see {@link ClientOptions}. */
   constructor(options: ClientOptions, connector: Connector) {
@@ -77,6 +80,8 @@ export class ClientBase {
     const logger = createLogger(resolved.logLevel, resolved.logger, secrets);
     const clock = resolved.clock ?? realClock;
     const origin = resolved.baseURL.origin;
+    // A static token has no client id: its processes coordinate under one shared stand-in.
+    const coordinationKey = resolved.credentials?.clientId ?? 'access-token';
     this.baseURL = resolved.baseURL.href;
     const connection = connector.connect(origin, { dispatcher: resolved.dispatcher, fetch: resolved.fetch });
     this.#close = connection.close;
@@ -99,18 +104,30 @@ export class ClientBase {
       },
       defaultHeaders: resolved.defaultHeaders,
       secrets,
+      coordination: resolved.coordination ?? processCoordination(origin),
+      coordinationKey,
+      onRateLimitPause: resolved.coordination
+        ? (until) => publishPause(resolved.coordination, coordinationKey, until, logger)
+        : undefined,
     });
     const tokens: TokenSource = resolved.credentials
       ? new TokenManager(
-          withTokenStore(
-            createTokenExchange(core, resolved.credentials),
-            resolved.tokenStore,
+          withCoordinatedExchange(
+            withTokenStore(
+              createTokenExchange(core, resolved.credentials),
+              resolved.tokenStore,
+              resolved.credentials.clientId,
+              logger,
+            ),
+            resolved.coordination,
             resolved.credentials.clientId,
-            logger,
+            core.createBudgetMs(),
           ),
           logger,
+          () => clock.now(),
         )
       : new StaticTokenSource(resolved.accessToken ?? '');
+    this.#stopPauses = sharePauses(core, resolved.coordination, coordinationKey, logger);
     core.useTokens(tokens);
     this.applicantGroups = new ApplicantGroups(
       core,
@@ -129,6 +146,7 @@ export class ClientBase {
 
   /** Closes the connections the client opened, so a batch script can exit. */
   close(): Promise<void> {
+    this.#stopPauses();
     return this.#close();
   }
 

@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Clock } from './clock.js';
+import type { Coordination } from './coordination.js';
 import { VerificationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './log.js';
 import type { TokenStore } from './token-store.js';
@@ -77,8 +78,19 @@ export interface ClientOptions {
    * `'continue'` only logs (at error level) and publishes the alert. The group is returned either way.
    */
   rentUnitMismatch?: 'refuse' | 'continue' | undefined;
-  /** @internal The time source of the SDK's own waits (backoff, pauses, grace window, polling); tests shorten them. */
+  /**
+   * The time source of the SDK's own waits (retry backoff, 429 pauses, a create's grace window,
+   * polling) and of its deadlines. Default: the wall clock and real timers. In tests, pass the
+   * mock's `testClock` (`applicant-verification/testing`): the waits then take no real time and
+   * the SDK and the mock share one time.
+   */
   clock?: Clock | undefined;
+  /**
+   * What the processes behind one client id share: who may send a create for a correlation id
+   * (`createOnce`), one token exchange at a time, and the pause after a 429. Default: in-process
+   * (costs nothing). `FileCoordination` covers the processes of one machine.
+   */
+  coordination?: Coordination | undefined;
 }
 
 /** Options with defaults applied and checks passed. */
@@ -92,6 +104,7 @@ export interface ResolvedOptions {
   deadline: number | undefined;
   createGraceWindow: number;
   clock: Clock | undefined;
+  coordination: Coordination | undefined;
   dispatcher: Dispatcher | undefined;
   tokenStore: TokenStore | undefined;
   fetch: (() => typeof fetch) | undefined;
@@ -103,6 +116,29 @@ export interface ResolvedOptions {
   defaultHeaders: Record<string, string>;
   apiRentUnit: 'dollars' | 'cents';
   rentUnitMismatch: 'refuse' | 'continue';
+}
+
+const COORDINATION_METHODS = [
+  'acquireCreateLease',
+  'releaseCreateLease',
+  'recordCreateOutcome',
+  'readCreateOutcome',
+  'withTokenExchange',
+  'publishPause',
+  'onPause',
+] as const;
+
+function checkCoordination(coordination: Coordination | undefined): Coordination | undefined {
+  if (coordination === undefined) return undefined;
+  const missing = COORDINATION_METHODS.filter(
+    (method) => typeof (coordination as unknown as Record<string, unknown>)?.[method] !== 'function',
+  );
+  if (missing.length > 0) {
+    throw new ConfigurationError(
+      `The coordination option needs the Coordination methods (as FileCoordination has); missing: ${missing.join(', ')}.`,
+    );
+  }
+  return coordination;
 }
 
 /** Thrown at construction when options are missing or wrong. */
@@ -255,6 +291,7 @@ export function resolveOptions(
       true,
     ),
     clock: options.clock,
+    coordination: checkCoordination(options.coordination),
     dispatcher: options.dispatcher,
     tokenStore,
     fetch: fetchImpl,

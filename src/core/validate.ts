@@ -48,8 +48,8 @@ function keyedUnknownKeys(error: z.ZodError): z.ZodError {
 
 /**
  * Parses a response body. In `strict` mode a mismatch throws {@link ResponseValidationError}
- * carrying the issues and the body; in `warn` mode it is logged and the body returned unchanged.
- * `own: false` (a caller's schema) parses with the schema's own `safeParse`: the compiled checks
+ * carrying the issues and the body (through `scrub`, which removes the client's secrets); in
+ * `warn` mode it is logged and the body returned unchanged. `own: false` (a caller's schema) parses with the schema's own `safeParse`: the compiled checks
  * read zod's internals, which a schema from another copy or version of zod may lay out otherwise.
  */
 export function parseResponse<S extends z.ZodType>(
@@ -59,6 +59,7 @@ export function parseResponse<S extends z.ZodType>(
   logger?: Logger,
   context?: string | (() => string),
   own = true,
+  scrub: (value: unknown) => unknown = (value) => value,
 ): z.output<S> {
   const result = own
     ? safeParseFast(schema, body)
@@ -66,7 +67,7 @@ export function parseResponse<S extends z.ZodType>(
   if (result.success) return result.data;
   const error = new ResponseValidationError(
     issuesFromZod(result.error),
-    body,
+    scrub(body),
     typeof context === 'function' ? context() : context,
   );
   if (mode === 'strict') throw error;

@@ -22,6 +22,8 @@ import {
   type ReportDetail,
 } from '../schemas/reports.js';
 import type { WebhookEvent } from '../schemas/webhooks.js';
+import { type CreateOnceResult, createOnce } from './create-once.js';
+import { recoveryLookup } from './group-lookup.js';
 import {
   type GroupChange,
   type GroupStore,
@@ -115,12 +117,16 @@ export class ApplicantGroups extends APIResource {
     const refusal = this.#rent.refusal();
     if (refusal) return new APIPromise(Promise.reject(refusal));
     const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
+    // Only a group of this household created since the call began is this create's result.
+    const startedAt = this.core.clock.now();
     const call = operationCall(applicantGroupOperations.create, {
       body,
       options,
       recovery: groupCreateRecovery(
         correlationId,
-        correlationId ? (lookupOptions) => this.findByCorrelationId(correlationId, lookupOptions) : undefined,
+        correlationId
+          ? recoveryLookup((params, opts) => this.list(params, opts), correlationId, body, startedAt)
+          : undefined,
       ),
     });
     // The descriptor declares the default (dollars) body; this client sends in its own unit.
@@ -137,7 +143,32 @@ export class ApplicantGroups extends APIResource {
     );
   }
 
-  /** The group created with this `correlation_id`, or `undefined`: how to reconcile after a failure. */
+  /**
+   * Creates the household's group unless it exists: its `correlation_id` (required) names one
+   * household. Looks the household up first and resolves `{ group, created: false }` with the
+   * newest matching group without sending anything; otherwise creates it (`created: true`) under
+   * the same recovery rules as {@link ApplicantGroups.create}. Concurrent calls in one process
+   * with the same correlation id and an equal body share one request; across processes, through
+   * the client's `coordination`. A group of another household under the id, or a concurrent call
+   * with a different body, is a {@link CorrelationConflictError}, and nothing is sent.
+   */
+  createOnce(body: ApplicantGroupCreateParams, options?: RequestOptions): Promise<CreateOnceResult> {
+    return createOnce(
+      {
+        core: this.core,
+        path: applicantGroupOperations.create.path,
+        create: (createBody, createOptions) => this.create(createBody, createOptions),
+        list: (params, listOptions) => this.list(params, listOptions),
+      },
+      body,
+      options,
+    );
+  }
+
+  /**
+   * The first group the API lists under this `correlation_id` (one request), or `undefined`. A
+   * reused correlation id names several groups: `createOnce` finds this household's own.
+   */
   async findByCorrelationId(
     correlationId: string,
     options?: RequestOptions,
@@ -196,9 +227,19 @@ export class ApplicantGroups extends APIResource {
    */
   createMany(
     bodies: readonly ApplicantGroupCreateParams[],
-    options: BatchOptions & { request?: RequestOptions } = {},
+    options: BatchOptions & {
+      request?: RequestOptions;
+      /**
+       * Create each through {@link ApplicantGroups.createOnce}: a household whose group exists is
+       * returned without sending (every body then needs a `correlation_id`). Default false.
+       */
+      once?: boolean;
+    } = {},
   ): Promise<Settled<ApplicantGroup>[]> {
-    return mapSettled(bodies, (body) => this.create(body, options.request), options);
+    const createOne = options.once
+      ? async (body: ApplicantGroupCreateParams) => (await this.createOnce(body, options.request)).group
+      : (body: ApplicantGroupCreateParams) => this.create(body, options.request);
+    return mapSettled(bodies, createOne, options);
   }
 
   /** The household and individual reports of a group (404 NotFoundError for an unknown group). */

@@ -11,6 +11,8 @@ import { createMockServer, type MockServer } from './server.js';
 const USAGE = [
   'Usage: applicant-verification-mock [--port 4010] [--seed 1] [--page-size 25] [--host 127.0.0.1]',
   '                                   [--client-id ID] [--secret-key KEY] [--api-rent-unit dollars|cents]',
+  '                                   [--now TIME]',
+  '--now pins the mock clock (ISO date-time or epoch ms); default: the real current time.',
   'Credentials also come from VERIFICATION_MOCK_CLIENT_ID and VERIFICATION_MOCK_SECRET_KEY.',
 ].join('\n');
 
@@ -21,6 +23,14 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
     throw new Error(`--${name} must be an integer >= ${min}, got "${raw}"\n${USAGE}`);
   }
   return value;
+}
+
+/** `--now`: epoch milliseconds, or a date-time `Date` can read (ISO 8601 preferred). */
+function timeOption(raw: string): number {
+  const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+  if (!Number.isFinite(ms))
+    throw new Error(`--now must be an ISO date-time or epoch milliseconds, got "${raw}"\n${USAGE}`);
+  return ms;
 }
 
 /** Whether `host` only accepts connections from this machine. */
@@ -60,6 +70,7 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
       'client-id': { type: 'string' },
       'secret-key': { type: 'string' },
       'api-rent-unit': { type: 'string' },
+      now: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -81,6 +92,7 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
     seed: integer('seed', values.seed, 1, 0),
     pageSize: integer('page-size', values['page-size'], 25, 1),
     host,
+    ...(values.now === undefined ? {} : { now: timeOption(values.now) }),
     ...(clientId === undefined ? {} : { clientId }),
     ...(secretKey === undefined ? {} : { secretKey }),
   });

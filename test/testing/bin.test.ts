@@ -146,6 +146,33 @@ describe('applicant-verification-mock bin', () => {
     expect(out).toEqual([]);
   });
 
+  it('--now pins the mock clock (ISO or epoch ms); without it the clock is the real time; a bad value is refused', async () => {
+    for (const [value, expected] of [
+      ['2026-03-01T09:00:00Z', Date.UTC(2026, 2, 1, 9)],
+      [String(Date.UTC(2025, 5, 1)), Date.UTC(2025, 5, 1)],
+    ] as const) {
+      const run = await startInProcess(['--port', '0', '--now', value]);
+      try {
+        const answer = await fetch(`${run.url}/__mock/clock`);
+        expect(((await answer.json()) as { now: number }).now).toBe(expected);
+      } finally {
+        await run.stop();
+      }
+    }
+    const before = Date.now();
+    const unpinned = await startInProcess(['--port', '0']);
+    try {
+      const { now } = (await (await fetch(`${unpinned.url}/__mock/clock`)).json()) as { now: number };
+      expect(now).toBeGreaterThanOrEqual(before);
+      expect(now).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await unpinned.stop();
+    }
+    await expect(
+      startMockBin(['--now', 'yesterday'], { out: () => {}, err: () => {}, env: {} }),
+    ).rejects.toThrow(/--now must be an ISO date-time or epoch milliseconds, got "yesterday"/);
+  });
+
   it('walks a group from invitation to a downloaded PDF with fetch calls to the API and /__mock/ only', async () => {
     const mock = await startInProcess(['--port', '0']);
     try {

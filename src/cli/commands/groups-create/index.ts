@@ -35,7 +35,7 @@ import type { RowError } from './household-rows.js';
 import { buildHouseholds, type Household, mapHeader } from './households.js';
 import { Journal, readJournal } from './journal.js';
 import { BatchLock } from './lock.js';
-import { defaultLogPath, type HouseholdResult, summarize, writeResultLog } from './result-log.js';
+import { defaultLogPath, type HouseholdResult, ResultLog, summarize } from './result-log.js';
 import { type BatchOutcome, conflictLine, runBatch } from './run-batch.js';
 
 function columnsHelp(): string {
@@ -292,6 +292,8 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   });
   let outcome: BatchOutcome;
   let journal: Journal | undefined;
+  const log = new ResultLog(logPath, startedAt);
+  const settledInvalid: HouseholdResult[] = [];
   try {
     const lock = await BatchLock.acquire(lockPath, (message) => reporter.error(message));
     try {
@@ -303,6 +305,14 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
         io,
         reporter,
         previous,
+        onResult: (result) => {
+          // The households --skip-invalid left out go in first, with the first settled row.
+          for (const skipped of invalid.splice(0)) {
+            log.append(skipped);
+            settledInvalid.push(skipped);
+          }
+          log.append(result);
+        },
         openJournal: async () => {
           journal = await Journal.open(journalPath);
           await journal.append({
@@ -323,20 +333,16 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
     await client.close();
   }
   if (isAuthFailure(outcome.fatalError) && journal === undefined) {
+    await log.discard();
     reporter.error(`${AUTH_FAILED_MESSAGE}. Nothing was sent; no results or journal were written.`);
     return EXIT_AUTH;
   }
   const { fatalError, conflicts } = outcome;
-  const results = [...invalid, ...outcome.results];
+  const results = [...settledInvalid, ...invalid, ...outcome.results];
   const summary = summarize(results);
   let logWritten: string;
   try {
-    logWritten = await writeResultLog(
-      logPath,
-      results,
-      { csv: csvPath, batchId, startedAt, finishedAt: new Date() },
-      io,
-    );
+    logWritten = await log.finish(results, { csv: csvPath, batchId, startedAt, finishedAt: new Date() }, io);
   } catch (error) {
     reporter.error(`Could not write the results log ${logPath}: ${describeError(error)}`);
     return EXIT_FAILED;
