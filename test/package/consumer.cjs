@@ -1,6 +1,7 @@
 // A plain JavaScript user with require(), as `.ci/package-checks` runs it from the packed tarball.
 const assert = require('node:assert/strict');
-const { VerificationClient, VERSION } = require('applicant-verification');
+const { VerificationClient, VerificationError, VERSION } = require('applicant-verification');
+const { RedisCoordinationError } = require('applicant-verification/redis');
 const { createMockServer } = require('applicant-verification/testing');
 
 (async () => {
@@ -20,6 +21,8 @@ const { createMockServer } = require('applicant-verification/testing');
     });
     const page = await client.applicantGroups.list({ correlation_id: 'require-1' });
     assert.equal(page.items[0]?.id, group.id);
+    // The Redis entry shares the main entry's error classes.
+    assert.ok(new RedisCoordinationError('acquireCreateLease', 'down') instanceof VerificationError);
     assert.equal(VERSION, require('applicant-verification/package.json').version);
     console.log(`require: created and listed ${group.id} (SDK ${VERSION})`);
   } finally {
