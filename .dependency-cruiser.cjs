@@ -18,6 +18,40 @@ module.exports = {
       },
     },
     {
+      name: 'edge-entry-reaches-no-node-only-module',
+      comment:
+        'src/edge.ts (export conditions workerd, edge-light, worker) never reaches the files that load undici or Node built-ins: the Node client and connector, the undici transport and dispatchers, the file token store, the Express and Fastify adapters, the testing kit, the CLI (reachability follows type-only imports too, so undici, whose types ClientOptions names, is left to the next rule). `npm run check:edge` proves the same on the bundle.',
+      severity: 'error',
+      from: { path: '^src/edge\\.ts$' },
+      to: {
+        path: [
+          '^src/client\\.ts$',
+          '^src/core/(node-connector|undici-transport|dispatcher|file-token-store)\\.ts$',
+          '^src/webhooks/adapters/(express|fastify)\\.ts$',
+          '^src/(testing|cli)/',
+        ],
+        reachable: true,
+      },
+    },
+    {
+      name: 'portable-code-imports-no-node-or-undici',
+      comment:
+        'Everything the edge entry loads imports no Node built-in and no undici at run time (types are fine): Node-only facilities are reached through process.getBuiltinModule, and only the files named here load them.',
+      severity: 'error',
+      from: {
+        path: '^src/(core|webhooks|resources|schemas|helpers|edge)/|^src/(client-base|edge)\\.ts$',
+        pathNot: [
+          '^src/core/(node-connector|undici-transport|dispatcher|file-token-store)\\.ts$',
+          '^src/webhooks/adapters/(express|fastify)\\.ts$',
+        ],
+      },
+      to: {
+        path: ['^(node:)?[a-z_/]+$', '(^|/)node_modules/undici/'],
+        dependencyTypes: ['core', 'npm'],
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'schemas-import-no-core',
       comment:
         'src/schemas describes the wire and knows nothing of how it is sent (a dispatching schema exposes its pick under a Symbol.for key instead of importing the response checker).',

@@ -26,6 +26,8 @@ const zodEnglishOnly: EsbuildPlugin = {
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    // Export conditions workerd, edge-light and worker: no undici, no Node built-in (check:edge).
+    edge: 'src/edge.ts',
     'testing/index': 'src/testing/index.ts',
     'testing/msw': 'src/testing/msw.ts',
     'redis/index': 'src/redis/index.ts',
@@ -37,6 +39,7 @@ export default defineConfig({
   dts: {
     entry: {
       index: 'src/index.ts',
+      edge: 'src/edge.ts',
       'testing/index': 'src/testing/index.ts',
       'testing/msw': 'src/testing/msw.ts',
       'redis/index': 'src/redis/index.ts',

@@ -1,30 +1,7 @@
-/** VerificationClient: resolves options and wires the core to the resources. */
-import { inspect } from 'node:util';
-import { StaticTokenSource, TokenManager, type TokenSource } from './core/auth.js';
-import { realClock } from './core/clock.js';
-import { createDispatchers, type Dispatchers } from './core/dispatcher.js';
-import { HttpCore } from './core/http.js';
-import { Limiter } from './core/limiter.js';
-import { createLogger } from './core/log.js';
-import { type ClientOptions, resolveOptions } from './core/options.js';
-import {
-  type RawGetMethod,
-  type RawPostMethod,
-  type RawRequestMethod,
-  rawRequestMethods,
-} from './core/raw-request.js';
-import { runtimeName } from './core/runtime.js';
-import { KnownSecrets } from './core/secrets.js';
-import { createTokenExchange } from './core/token-exchange.js';
-import { withTokenStore } from './core/token-store.js';
-import { fetchTransport, undiciTransport } from './core/transport.js';
-import { ApplicantGroups } from './resources/applicant-groups.js';
-import { Auth } from './resources/auth.js';
-import { Reports } from './resources/reports.js';
-import { groupMayHaveBeenCreated } from './resources/resource.js';
-import { ScreeningGroups } from './resources/screening-groups.js';
-import { Webhooks } from './resources/webhooks.js';
-import { VERSION } from './version.js';
+/** VerificationClient on Node, Bun and Deno: undici's keep-alive dispatchers (fetch under Bun). */
+import { ClientBase } from './client-base.js';
+import { nodeConnector } from './core/node-connector.js';
+import type { ClientOptions } from './core/options.js';
 
 /**
  * The client of the Applicant Income and Asset Verification API.
@@ -35,104 +12,9 @@ import { VERSION } from './version.js';
  * await client.close();
  * ```
  */
-export class VerificationClient {
-  /** Applicant groups: list, create, reports of a group. */
-  readonly applicantGroups: ApplicantGroups;
-  /** Reports: detail and PDF. */
-  readonly reports: Reports;
-  /** Screening groups (the earlier interface). */
-  readonly screeningGroups: ScreeningGroups;
-  /** Webhook signature checks, keyed with the client's secret key. */
-  readonly webhooks: Webhooks;
-  /** The access token behind the calls. */
-  readonly auth: Auth;
-  /** The API base URL in use. */
-  readonly baseURL: string;
-  /**
-   * A raw request, for endpoints and fields newer than the SDK, through the same core (auth,
-   * retries under the create policy, timeouts, logging); validated when a `schema` is given.
-   *
-   * ```ts
-   * const page = await client.request({ method: 'GET', path: '/api/v1/applicant_groups', query: { page: 2 }, schema });
-   * ```
-   */
-  readonly request: RawRequestMethod;
-  /** A raw GET of `path` (under the base URL); see {@link VerificationClient.request}. */
-  readonly get: RawGetMethod;
-  /** A raw POST to `path`, never resent after an ambiguous failure without a `lookup`; see {@link VerificationClient.request}. */
-  readonly post: RawPostMethod;
-  readonly #dispatchers: Dispatchers;
-
+export class VerificationClient extends ClientBase {
   /** Options default to the `VERIFICATION_*` environment variables; see {@link ClientOptions}. */
   constructor(options: ClientOptions = {}) {
-    const resolved = resolveOptions(options);
-    const secrets = new KnownSecrets([
-      resolved.secretKey,
-      typeof resolved.accessToken === 'string' ? resolved.accessToken : undefined,
-    ]);
-    const logger = createLogger(resolved.logLevel, resolved.logger, secrets);
-    const clock = resolved.clock ?? realClock;
-    const origin = resolved.baseURL.origin;
-    this.baseURL = resolved.baseURL.href;
-    this.#dispatchers = createDispatchers(origin, resolved.dispatcher);
-    const core = new HttpCore({
-      origin,
-      basePath: resolved.baseURL.pathname.replace(/\/+$/, ''),
-      transport: resolved.fetch
-        ? fetchTransport(resolved.fetch)
-        : undiciTransport(this.#dispatchers.dispatcherFor),
-      timeout: resolved.timeout,
-      maxRetries: resolved.maxRetries,
-      deadline: resolved.deadline,
-      createGraceWindow: resolved.createGraceWindow,
-      maxResponseBytes: resolved.maxResponseBytes,
-      validation: resolved.validation,
-      logger,
-      limiter: new Limiter(resolved.maxConcurrency, clock),
-      clock,
-      sdkHeaders: {
-        accept: 'application/json',
-        'user-agent': `applicant-verification/${VERSION} ${runtimeName()}`,
-      },
-      defaultHeaders: resolved.defaultHeaders,
-      secrets,
-    });
-    const tokens: TokenSource = resolved.credentials
-      ? new TokenManager(
-          withTokenStore(
-            createTokenExchange(core, resolved.credentials),
-            resolved.tokenStore,
-            resolved.credentials.clientId,
-            logger,
-          ),
-          logger,
-        )
-      : new StaticTokenSource(resolved.accessToken ?? '');
-    core.useTokens(tokens);
-    this.applicantGroups = new ApplicantGroups(core);
-    this.reports = new Reports(core);
-    this.screeningGroups = new ScreeningGroups(core);
-    this.webhooks = new Webhooks(resolved.secretKey);
-    this.auth = new Auth(tokens);
-    ({
-      request: this.request,
-      get: this.get,
-      post: this.post,
-    } = rawRequestMethods(core, groupMayHaveBeenCreated));
-  }
-
-  /** Closes the connections the client opened, so a batch script can exit. */
-  close(): Promise<void> {
-    return this.#dispatchers.close();
-  }
-
-  /** @internal Shows where the client points, never its credentials. */
-  [inspect.custom](): string {
-    return `VerificationClient { baseURL: '${this.baseURL}' }`;
-  }
-
-  /** @internal */
-  toJSON(): Record<string, string> {
-    return { baseURL: this.baseURL };
+    super(options, nodeConnector);
   }
 }

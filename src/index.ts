@@ -60,12 +60,9 @@ export {
   type AttemptTraceEvent,
   type LookupTraceEvent,
   type OperationTraceContext,
-  operationChannelName,
   type RetryTraceEvent,
   TRACE_CHANNEL_PREFIX,
   TRACE_STEP_CHANNELS,
-  TRACED_OPERATIONS,
-  type TracedOperation,
 } from './core/tracing.js';
 export type { ValidationMode } from './core/validate.js';
 export * from './helpers/index.js';
@@ -77,6 +74,7 @@ export {
   type WaitOptions,
 } from './resources/applicant-groups.js';
 export { Auth } from './resources/auth.js';
+export { operationChannelName, TRACED_OPERATIONS, type TracedOperation } from './resources/operations.js';
 export { Reports } from './resources/reports.js';
 export { ScreeningGroups } from './resources/screening-groups.js';
 export { Webhooks } from './resources/webhooks.js';
@@ -112,3 +110,4 @@ export {
   type WebhookHeaders,
   type WebhookSignature,
 } from './webhooks/verify.js';
+export { unwrapWebhookAsync, verifyWebhookAsync } from './webhooks/verify-async.js';

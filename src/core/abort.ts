@@ -10,7 +10,7 @@ function isTimeoutReason(reason: unknown): boolean {
   );
 }
 
-/** The error for an aborted `signal`; `what` names the call ("POST /api/v1/... on host"). */
+/** The error for an aborted `signal`; `what` names the call ("POST /path on host"). */
 export function abortError(signal: AbortSignal | null | undefined, what?: string): VerificationError {
   const reason = signal?.reason;
   const subject = what ?? 'The request';

@@ -32,7 +32,7 @@ export interface BatchProgress {
   failed: number;
 }
 
-/** Options of a batch: `applicantGroups.createMany(bodies, options)`. */
+/** Options of a batch (a resource's `createMany(bodies, options)`). */
 export interface BatchOptions {
   /** Items in flight at once. Default 8. */
   concurrency?: number;

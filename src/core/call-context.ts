@@ -47,7 +47,7 @@ export class CallContext {
     this.deadline = this.startedAt + limits.totalMs;
   }
 
-  /** `POST /api/v1/applicant_groups on api.example.com`. */
+  /** `POST /things on api.example.com`. */
   get label(): string {
     return `${this.method} ${this.path} on ${this.host}`;
   }

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { CreateRecovery } from './create-recovery.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
 import type { RetrySafety } from './retry.js';
-import type { TracedOperation } from './tracing.js';
+import type { OperationName } from './tracing.js';
 
 /** Options every method takes as its last argument. */
 export interface RequestOptions {
@@ -71,8 +71,10 @@ export interface Call<S extends z.ZodType> {
   keepCredentialHeaders?: boolean;
   /** Advice added to the error message for a status (e.g. a 404 that points at the base URL). */
   hints?: Partial<Record<number, string>>;
-  /** The tracing channel the call is published on; default: named from method and path (`core/tracing.ts`). */
-  operation?: TracedOperation | undefined;
+  /** The operation the call is traced as (its descriptor's name); default `request`, a raw request. */
+  operation?: OperationName | undefined;
+  /** The path template traces show when `path` is concrete (a raw request to a declared operation). */
+  pathTemplate?: string | undefined;
 }
 
 /** A call after its inputs were checked: the query is wire-ready. */

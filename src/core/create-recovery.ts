@@ -33,7 +33,7 @@ export interface UnresolvedCreate {
   correlationId: string | undefined;
   /** The ambiguous failure that stopped the create. */
   cause: unknown;
-  /** Names the call and how it went ("POST /api/v1/... on host (3 attempts, 1.2 s)"). */
+  /** Names the call and how it went ("POST /path on host (3 attempts, 1.2 s)"). */
   what: string;
   /** How the object was looked for, when it was. */
   searched?: string | undefined;

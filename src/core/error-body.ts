@@ -7,24 +7,31 @@ import { capText } from './redact.js';
 /** Error bodies above this size are kept as a text excerpt, not parsed. */
 const MAX_PARSED_ERROR_BODY = 64 * 1024;
 
+const decoder = new TextDecoder();
+
+/** `body` (its first `end` bytes, if given) as UTF-8 text; TextDecoder, not Buffer, so it runs anywhere. */
+export function utf8(body: Uint8Array, end = body.length): string {
+  return decoder.decode(end < body.length ? body.subarray(0, end) : body);
+}
+
 /** The first 2 000 bytes of `body` as text, with its full size noted when it was longer. */
-export function excerpt(body: Buffer): string {
-  const text = body.toString('utf8', 0, 2_000);
+export function excerpt(body: Uint8Array): string {
+  const text = utf8(body, 2_000);
   return body.length > 2_000 ? `${text}… [truncated: ${body.length} bytes in all]` : text;
 }
 
 /** The message detail of an error body too big to parse: its start, and its size. */
-export function oversizeDetail(body: Buffer): string | undefined {
+export function oversizeDetail(body: Uint8Array): string | undefined {
   if (body.length <= MAX_PARSED_ERROR_BODY) return undefined;
-  return `${body.toString('utf8', 0, 300)}… [truncated: ${body.length} bytes in all]`;
+  return `${utf8(body, 300)}… [truncated: ${body.length} bytes in all]`;
 }
 
 /** The body an APIError carries: parsed JSON, capped text, or an excerpt of a huge body. */
-export function decodeErrorBody(body: Buffer): unknown {
+export function decodeErrorBody(body: Uint8Array): unknown {
   if (body.length === 0) return undefined;
   // A huge error body is a hostile or broken server: keep a bounded excerpt, don't parse it all.
   if (body.length > MAX_PARSED_ERROR_BODY) return excerpt(body);
-  const text = body.toString('utf8');
+  const text = utf8(body);
   try {
     return JSON.parse(text);
   } catch {

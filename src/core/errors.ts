@@ -3,8 +3,8 @@
  * catch one class; subclasses say what went wrong. No error ever carries a token, a secret key,
  * an Authorization header or a request body.
  */
-import { inspect } from 'node:util';
 import type { z } from 'zod';
+import { INSPECT, type InspectFunction } from './inspect.js';
 import { capText, maskText, redact } from './redact.js';
 
 /** Response headers as a plain lower-cased record; Authorization-like headers are never kept. */
@@ -37,8 +37,12 @@ export class VerificationError extends Error {
   }
 
   /** @internal `util.inspect` shows the redacted JSON form, never raw bodies or causes. */
-  [inspect.custom](): string {
-    const details = inspect(redact(this.toJSON()), { depth: 4, breakLength: 100 });
+  [INSPECT](_depth?: number, _options?: unknown, inspect?: InspectFunction): string {
+    const shown = redact(this.toJSON());
+    const details =
+      typeof inspect === 'function'
+        ? inspect(shown, { depth: 4, breakLength: 100 })
+        : JSON.stringify(shown, null, 2);
     // The stack's first line was written before the subclass set its name.
     const frames = (this.stack ?? '').split('\n').filter((line) => line.trimStart().startsWith('at '));
     return [`${this.name}: ${this.message}`, ...frames, details].join('\n');
@@ -339,7 +343,7 @@ export class GroupMayHaveBeenCreatedError extends VerificationError {
 
   /**
    * @param cause The ambiguous failure (timeout, reset, 5xx, unreadable body) that stopped the create.
-   * @param what Names the call and how it went ("POST /api/v1/... on host, 3 attempts, 1.2 s"); defaults to the path.
+   * @param what Names the call and how it went ("POST /path on host, 3 attempts, 1.2 s"); defaults to the path.
    * @param searched How the SDK looked for the group, e.g. "it did not appear within the 30 s grace window".
    */
   constructor(

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { inspect } from 'node:util';
+import { INSPECT } from './inspect.js';
 import { isStoredToken, type StoredToken, type TokenStore } from './token-store.js';
 
 /** File mode of the token file: owner read and write only. */
@@ -68,7 +68,7 @@ export class FileTokenStore implements TokenStore {
   }
 
   /** @internal Shows the path only. */
-  [inspect.custom](): string {
+  [INSPECT](): string {
     return `FileTokenStore { path: '${this.path}' }`;
   }
 

@@ -12,7 +12,7 @@ import { type Call, fillPath, isAbsolute, mergeExtra, type PreparedCall } from '
 import { CallContext, formatDuration } from './call-context.js';
 import type { Clock } from './clock.js';
 import { lookupBeforeResend, recoverAmbiguousCreate } from './create-recovery.js';
-import { decodeErrorBody, excerpt, oversizeDetail } from './error-body.js';
+import { decodeErrorBody, excerpt, oversizeDetail, utf8 } from './error-body.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -35,7 +35,7 @@ import {
   retryVerdict,
 } from './retry.js';
 import type { KnownSecrets } from './secrets.js';
-import { type CallTrace, operationOf, traceCall, traceLookup } from './tracing.js';
+import { type CallTrace, RAW_REQUEST_OPERATION, traceCall, traceLookup } from './tracing.js';
 import {
   describeNetworkError,
   type Transport,
@@ -132,10 +132,9 @@ export class HttpCore {
 
   /** Like {@link request}, resolving to `{ data, response }` directly. Published on the call's tracing channel. */
   execute<S extends z.ZodType>(input: Call<S>): Promise<WithResponse<z.output<S>>> {
-    const operation = input.operation ?? operationOf(input.method, input.path);
-    return traceCall({ operation, method: input.method, path: input.path }, (trace) =>
-      this.#run(input, trace),
-    );
+    const operation = input.operation ?? RAW_REQUEST_OPERATION;
+    const path = input.pathTemplate ?? input.path;
+    return traceCall({ operation, method: input.method, path }, (trace) => this.#run(input, trace));
   }
 
   async #run<S extends z.ZodType>(input: Call<S>, trace: CallTrace): Promise<WithResponse<z.output<S>>> {
@@ -432,7 +431,7 @@ export class HttpCore {
     let json: unknown = EMPTY_BODY;
     if (response.body.length > 0) {
       try {
-        json = JSON.parse(response.body.toString('utf8'));
+        json = JSON.parse(utf8(response.body));
       } catch {
         throw new ResponseValidationError(
           [{ path: '', message: 'Response body is not valid JSON', code: 'invalid_json' }],

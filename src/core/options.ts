@@ -6,7 +6,6 @@ import type { Dispatcher } from 'undici';
 import type { Clock } from './clock.js';
 import { VerificationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './log.js';
-import { runtimeName, undiciCanDispatch } from './runtime.js';
 import type { TokenStore } from './token-store.js';
 import type { ValidationMode } from './validate.js';
 
@@ -141,8 +140,31 @@ function resolveBaseURL(given: string | undefined, allowInsecureHttp: boolean): 
   return url;
 }
 
+/**
+ * The defaults an entry gives the timing options. The Node entry's are {@link NODE_DEFAULTS}; the
+ * edge entry's end every call well inside the edge platforms' request limits.
+ */
+export interface TimingDefaults {
+  timeout: number;
+  maxRetries: number;
+  /** `undefined`: `timeout` × attempts plus backoff, and it bounds the waits only. */
+  deadline: number | undefined;
+  createGraceWindow: number;
+}
+
+/** The Node entry's defaults (also Bun's and Deno's). */
+export const NODE_DEFAULTS: TimingDefaults = {
+  timeout: 60_000,
+  maxRetries: 2,
+  deadline: undefined,
+  createGraceWindow: 30_000,
+};
+
 /** Applies defaults and environment fallbacks, and checks everything. */
-export function resolveOptions(options: ClientOptions): ResolvedOptions {
+export function resolveOptions(
+  options: ClientOptions,
+  defaults: TimingDefaults = NODE_DEFAULTS,
+): ResolvedOptions {
   const baseURL = resolveBaseURL(options.baseURL, options.allowInsecureHttp ?? false);
   const clientId = options.clientId ?? env('VERIFICATION_CLIENT_ID');
   const secretKey = options.secretKey ?? env('VERIFICATION_SECRET_KEY');
@@ -175,13 +197,6 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       : givenFetch === true || givenFetch === globalThis.fetch
         ? () => globalThis.fetch
         : () => givenFetch;
-  // Bun's `undici` has no working dispatcher: its fetch carries the requests instead (runtime.ts).
-  const undiciWorks = undiciCanDispatch();
-  if (options.dispatcher !== undefined && !undiciWorks) {
-    throw new ConfigurationError(
-      `The dispatcher option needs undici's dispatcher, which this runtime (${runtimeName()}) does not provide: leave it out (the SDK sends through fetch here), or use the fetch option.`,
-    );
-  }
   const tokenStore = options.tokenStore;
   if (
     tokenStore !== undefined &&
@@ -196,20 +211,24 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
       'The tokenStore option shares tokens exchanged for clientId and secretKey: pass them too (an accessToken is not shared).',
     );
   }
+  const deadline = options.deadline ?? defaults.deadline;
   return {
     baseURL,
     credentials: clientId && secretKey ? { clientId, secretKey } : undefined,
     accessToken,
     secretKey,
-    timeout: positive('timeout', options.timeout ?? 60_000),
-    maxRetries: positive('maxRetries', options.maxRetries ?? 2, true),
-    deadline: options.deadline === undefined ? undefined : positive('deadline', options.deadline),
-    createGraceWindow: positive('createGraceWindow', options.createGraceWindow ?? 30_000, true),
+    timeout: positive('timeout', options.timeout ?? defaults.timeout),
+    maxRetries: positive('maxRetries', options.maxRetries ?? defaults.maxRetries, true),
+    deadline: deadline === undefined ? undefined : positive('deadline', deadline),
+    createGraceWindow: positive(
+      'createGraceWindow',
+      options.createGraceWindow ?? defaults.createGraceWindow,
+      true,
+    ),
     clock: options.clock,
     dispatcher: options.dispatcher,
     tokenStore,
-    fetch:
-      fetchImpl ?? (undiciWorks || options.dispatcher !== undefined ? undefined : () => globalThis.fetch),
+    fetch: fetchImpl,
     logLevel,
     logger: options.logger,
     validation,

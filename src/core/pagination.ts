@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { PaginationLimitError } from './errors.js';
 import type { HttpCore, RequestOptions } from './http.js';
+import { type OperationDescriptor, operationCall } from './operation.js';
 
 /** The most pages one walk fetches before it gives up with {@link PaginationLimitError}. */
 export const MAX_PAGES = 10_000;
@@ -147,12 +148,15 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
 
 /** How a list endpoint is read. */
 export interface ListCall<S extends z.ZodType, T> {
-  path: string;
+  /** The list's descriptor: its `query` schema turns the parameters into query strings before any I/O. */
+  operation: OperationDescriptor<
+    string,
+    S,
+    z.ZodType<Record<string, string>> | undefined,
+    z.ZodType | undefined
+  >;
   /** The caller's list parameters (the page number among them, if any). */
   params: Record<string, unknown>;
-  /** Turns the parameters into query strings (checked before any I/O). */
-  paramsSchema: z.ZodType<Record<string, string>>;
-  schema: S;
   /** The items of one response. */
   items: (body: z.output<S>) => T[];
   /** The `total_count` of one response, `undefined` when absent. */
@@ -193,16 +197,11 @@ function recordIds<T>(
 export function listPages<S extends z.ZodType, T>(core: HttpCore, call: ListCall<S, T>): PagePromise<T> {
   const itemId = call.itemId ?? defaultItemId;
   const load: PageLoader<T> = async (page, itemsBefore, longestBefore, walk) => {
-    if (walk.pagesLoaded >= MAX_PAGES) throw new PaginationLimitError(MAX_PAGES, call.path);
+    if (walk.pagesLoaded >= MAX_PAGES) throw new PaginationLimitError(MAX_PAGES, call.operation.path);
     walk.pagesLoaded++;
-    const { data, response } = await core.execute({
-      method: 'GET',
-      path: call.path,
-      query: { ...call.params, page },
-      querySchema: call.paramsSchema,
-      schema: call.schema,
-      options: call.options,
-    });
+    const { data, response } = await core.execute(
+      operationCall(call.operation, { query: { ...call.params, page }, options: call.options }),
+    );
     const items = call.items(data);
     const totalCount = call.totalCount(data) ?? undefined;
     const addsNewItems = recordIds(items, page, walk, itemId);

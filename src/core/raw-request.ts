@@ -3,13 +3,16 @@
  * through the same core as every resource method (auth, retries under the create policy,
  * timeouts, logging, redaction); only the path, query and body are the caller's, checked for
  * shape (not meaning) before any I/O. The response is validated when a schema is given, and is
- * `unknown` otherwise.
+ * `unknown` otherwise. A raw request to a path a descriptor declares is traced under that
+ * operation's name and path template (no ids); any other under `request`.
  */
 import { z } from 'zod';
 import type { APIPromise } from './api-promise.js';
 import type { CreateRecovery } from './create-recovery.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
 import type { Call, HttpCore, RequestOptions } from './http.js';
+import type { OperationIndex } from './operation.js';
+import { RAW_REQUEST_OPERATION } from './tracing.js';
 
 /** A query parameter value; arrays are sent comma-separated, `undefined` and `null` are left out. */
 export type RawQueryValue =
@@ -24,7 +27,7 @@ export type RawQueryValue =
 export interface RawRequest<S extends z.ZodType = z.ZodType<unknown>> {
   /** HTTP method. A POST is treated as a create: never resent after an ambiguous failure. */
   method: 'GET' | 'POST';
-  /** Path under the base URL, starting with `/` (e.g. `/api/v1/applicant_groups`); no query, no host. */
+  /** Path under the base URL, starting with `/`; no query, no host. */
   path: string;
   /** Query parameters. */
   query?: Record<string, RawQueryValue> | undefined;
@@ -71,7 +74,8 @@ const FORBIDDEN_IN_PATH = /[\s?#\\]|[^\x20-\x7e]/;
 
 function pathIssues(path: unknown): ValidationIssue[] {
   const problem = (message: string): ValidationIssue[] => [{ path: 'path', message, code: 'invalid_path' }];
-  if (typeof path !== 'string' || path.length === 0) return problem('Expected a path such as /api/v1/...');
+  if (typeof path !== 'string' || path.length === 0)
+    return problem('Expected a path under the base URL, starting with "/"');
   if (!path.startsWith('/') || path.startsWith('//')) {
     return problem(
       'Expected a path under the base URL starting with a single "/" (no host: the token only goes to the API)',
@@ -107,6 +111,7 @@ function bodyIssues(method: string, body: unknown): ValidationIssue[] {
 export function rawCall<S extends z.ZodType>(
   request: RawRequest<S>,
   unresolved: CreateRecovery<unknown>['unresolved'],
+  operations?: OperationIndex,
 ): Call<S | z.ZodUnknown> {
   const method: unknown = request.method;
   const issues: ValidationIssue[] = [];
@@ -116,6 +121,7 @@ export function rawCall<S extends z.ZodType>(
   issues.push(...pathIssues(request.path), ...bodyIssues(String(method), request.body));
   if (issues.length > 0) throw new RequestValidationError(issues, 'Invalid raw request');
   const isGet = method === 'GET';
+  const declared = operations?.(String(method), request.path);
   return {
     method: isGet ? 'GET' : 'POST',
     path: request.path,
@@ -126,7 +132,8 @@ export function rawCall<S extends z.ZodType>(
     options: request.options,
     safety: isGet || request.idempotent === true ? 'read' : 'create',
     recovery: { correlationId: undefined, lookup: request.lookup, unresolved },
-    operation: 'request',
+    operation: declared?.name ?? RAW_REQUEST_OPERATION,
+    pathTemplate: declared?.path,
   };
 }
 
@@ -163,10 +170,11 @@ export interface RawPostMethod {
   (path: string, options?: RawPostOptions): APIPromise<unknown>;
 }
 
-/** The client's raw-request methods, sending through `core`. */
+/** The client's raw-request methods, sending through `core`; `operations` names the declared ones in traces. */
 export function rawRequestMethods(
   core: HttpCore,
   unresolved: CreateRecovery<unknown>['unresolved'],
+  operations?: OperationIndex,
 ): {
   request: RawRequestMethod;
   get: RawGetMethod;
@@ -175,7 +183,7 @@ export function rawRequestMethods(
   function request<S extends z.ZodType>(raw: RawRequest<S> & { schema: S }): APIPromise<z.output<S>>;
   function request(raw: RawRequest): APIPromise<unknown>;
   function request(raw: RawRequest): APIPromise<unknown> {
-    return core.request(rawCall(raw, unresolved));
+    return core.request(rawCall(raw, unresolved, operations));
   }
   function get<S extends z.ZodType>(
     path: string,

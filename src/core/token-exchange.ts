@@ -44,6 +44,7 @@ export function createTokenExchange(
       safety: 'read',
       options: { maxRetries: 0 },
       hints: { 404: notFoundHint(core) },
+      operation: 'auth.exchange',
     });
     const header = response.headers.authorization ?? '';
     const token = BEARER.exec(header)?.[1] ?? data?.token ?? data?.access_token;

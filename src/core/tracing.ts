@@ -1,7 +1,7 @@
 /**
- * Tracing on Node's `diagnostics_channel`, so any tracer (OpenTelemetry, Datadog, a test) can
+ * Tracing on Node's `diagnostics_channel` (where the runtime has it), so any tracer (OpenTelemetry, Datadog, a test) can
  * watch the SDK without the SDK depending on it. Each operation has a `tracingChannel` named
- * `applicant-verification:<operation>` (`applicant-verification:applicantGroups.create`, ...):
+ * `applicant-verification:<operation>` (the operation's descriptor names it, `<resource>.<method>`):
  * `start` when the call begins, `end` once it is under way, `asyncStart`/`asyncEnd` when it
  * settles (`error` first, when it fails). The steps inside a call are published on three plain
  * channels: `applicant-verification:attempt`, `:retry` and `:lookup`, each event carrying the
@@ -9,10 +9,10 @@
  *
  * Events carry names, counts, statuses and durations only: never a token, a secret key, a
  * request or response body, a header, or an applicant's contact details. Paths are the
- * operation's template (`/api/v1/reports/{reportId}`), not the ids. With no subscriber, nothing is
+ * operation's template (`/things/{thingId}`), not the ids. With no subscriber, nothing is
  * built or published.
  */
-import * as diagnostics from 'node:diagnostics_channel';
+import type { Channel, TracingChannel } from 'node:diagnostics_channel';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -34,24 +34,18 @@ export const TRACE_STEP_CHANNELS = {
   lookup: `${TRACE_CHANNEL_PREFIX}:lookup`,
 } as const;
 
-/** The operations the SDK traces; `request` is a raw `client.request(...)`. */
-export const TRACED_OPERATIONS = [
-  'applicantGroups.list',
-  'applicantGroups.create',
-  'applicantGroups.listReports',
-  'reports.retrieve',
-  'reports.downloadPdf',
-  'screeningGroups.list',
-  'screeningGroups.create',
-  'auth.exchange',
-  'request',
-] as const;
+/**
+ * An operation's name: a descriptor's (`<resource>.<method>`, declared by its resource), the
+ * core's own `auth.exchange` (the token exchange), or `request` (a raw request to a path no
+ * descriptor declares). The public list is `TRACED_OPERATIONS` (`src/resources/operations.ts`).
+ */
+export type OperationName = string;
 
-/** An operation the SDK traces. */
-export type TracedOperation = (typeof TRACED_OPERATIONS)[number];
+/** The operation of a raw request to a path no descriptor declares. */
+export const RAW_REQUEST_OPERATION = 'request';
 
-/** Name of the `tracingChannel` of `operation`, e.g. `applicant-verification:reports.retrieve`. */
-export function operationChannelName(operation: TracedOperation): string {
+/** Name of the `tracingChannel` of `operation`, `applicant-verification:<operation>`. */
+export function channelNameOf(operation: OperationName): string {
   return `${TRACE_CHANNEL_PREFIX}:${operation}`;
 }
 
@@ -59,8 +53,8 @@ export function operationChannelName(operation: TracedOperation): string {
 export interface OperationTraceContext {
   /** Identifies the call; step events carry it as `callId`. */
   id: number;
-  /** The operation, e.g. `applicantGroups.create`. */
-  operation: TracedOperation;
+  /** The operation: its descriptor's name, `auth.exchange` or `request`. */
+  operation: OperationName;
   /** HTTP method. */
   method: 'GET' | 'POST';
   /** The path template (ids not filled in), or the URL's path for a raw request or PDF link. */
@@ -93,7 +87,7 @@ export interface AttemptTraceEvent {
   /** The operation's context `id`. */
   callId: number;
   /** The operation. */
-  operation: TracedOperation;
+  operation: OperationName;
   /** 1 for the first attempt. */
   attempt: number;
   /** HTTP status, when a response arrived. */
@@ -109,7 +103,7 @@ export interface RetryTraceEvent {
   /** The operation's context `id`. */
   callId: number;
   /** The operation. */
-  operation: TracedOperation;
+  operation: OperationName;
   /** The attempt that failed (1-based). */
   attempt: number;
   /** Why: `status 503`, `timeout`, `connection error`, `token exchange failed`, ... */
@@ -123,7 +117,7 @@ export interface LookupTraceEvent {
   /** The operation's context `id`. */
   callId: number;
   /** The operation (a create). */
-  operation: TracedOperation;
+  operation: OperationName;
   /** 1 for the first lookup of this call. */
   lookup: number;
   /** Whether the lookup found the object the create made. */
@@ -170,23 +164,42 @@ export function traceLookup<A extends unknown[], T>(
   };
 }
 
-type OperationChannel = diagnostics.TracingChannel<object, OperationTraceContext>;
+type OperationChannel = TracingChannel<object, OperationTraceContext>;
+type StepChannel = Pick<Channel, 'hasSubscribers' | 'publish'>;
 
+interface Diagnostics {
+  channel(name: string): Channel;
+  tracingChannel?: (name: string) => OperationChannel;
+}
+
+// Reached through the runtime, not imported: where `node:diagnostics_channel` is absent (workerd,
+// Vercel Edge) the core still loads, and publishes nothing.
+function builtinDiagnostics(): Diagnostics | undefined {
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const found = process?.getBuiltinModule?.('node:diagnostics_channel');
+  return typeof (found as Partial<Diagnostics> | undefined)?.channel === 'function'
+    ? (found as Diagnostics)
+    : undefined;
+}
+
+const diagnostics = builtinDiagnostics();
+const silent: StepChannel = { hasSubscribers: false, publish: () => {} };
+const stepChannel = (name: string): StepChannel => diagnostics?.channel(name) ?? silent;
 // Runtimes without tracingChannel (older ones) simply get no tracing.
-const hasTracingChannel = typeof diagnostics.tracingChannel === 'function';
-const operationChannels = new Map<TracedOperation, OperationChannel>();
+const tracingChannel = diagnostics?.tracingChannel?.bind(diagnostics);
+const operationChannels = new Map<OperationName, OperationChannel>();
 const stepChannels = {
-  attempt: diagnostics.channel(TRACE_STEP_CHANNELS.attempt),
-  retry: diagnostics.channel(TRACE_STEP_CHANNELS.retry),
-  lookup: diagnostics.channel(TRACE_STEP_CHANNELS.lookup),
+  attempt: stepChannel(TRACE_STEP_CHANNELS.attempt),
+  retry: stepChannel(TRACE_STEP_CHANNELS.retry),
+  lookup: stepChannel(TRACE_STEP_CHANNELS.lookup),
 };
 let nextId = 1;
 
-function channelOf(operation: TracedOperation): OperationChannel | undefined {
-  if (!hasTracingChannel) return undefined;
+function channelOf(operation: OperationName): OperationChannel | undefined {
+  if (!tracingChannel) return undefined;
   let channel = operationChannels.get(operation);
   if (!channel) {
-    channel = diagnostics.tracingChannel<object, OperationTraceContext>(operationChannelName(operation));
+    channel = tracingChannel(channelNameOf(operation));
     operationChannels.set(operation, channel);
   }
   return channel;
@@ -220,27 +233,6 @@ function outcomeOf(error: unknown): AttemptTraceEvent['outcome'] {
   return 'error';
 }
 
-const API_OPERATIONS: Record<string, TracedOperation> = {
-  'GET /api/v1/applicant_groups': 'applicantGroups.list',
-  'POST /api/v1/applicant_groups': 'applicantGroups.create',
-  'GET /api/v1/applicant_groups/{groupId}/reports': 'applicantGroups.listReports',
-  'GET /api/v1/reports/{reportId}': 'reports.retrieve',
-  'GET /api/v1/screening_groups': 'screeningGroups.list',
-  'POST /api/v1/screening_groups': 'screeningGroups.create',
-  'POST /api/v1/tenants/auth': 'auth.exchange',
-};
-
-/**
- * The operation a call stands for, from its method and path template: the resources' calls by
- * their template, a PDF link (an absolute URL) as `reports.downloadPdf`, anything else `request`.
- */
-export function operationOf(method: 'GET' | 'POST', pathTemplate: string): TracedOperation {
-  const known = API_OPERATIONS[`${method} ${pathTemplate}`];
-  if (known) return known;
-  if (method === 'GET' && /^https?:\/\//.test(pathTemplate)) return 'reports.downloadPdf';
-  return 'request';
-}
-
 function templateOf(path: string): string {
   // An absolute URL (a pre-signed PDF link) keeps only its path: its query is the signature.
   if (/^https?:\/\//.test(path)) return new URL(path).pathname;
@@ -253,7 +245,7 @@ function templateOf(path: string): string {
  * attempts, retries and lookups on. With no subscriber anywhere, `run` is called directly.
  */
 export function traceCall<T>(
-  call: { operation: TracedOperation; method: 'GET' | 'POST'; path: string },
+  call: { operation: OperationName; method: 'GET' | 'POST'; path: string },
   run: (trace: CallTrace) => Promise<T>,
 ): Promise<T> {
   const channel = channelOf(call.operation);

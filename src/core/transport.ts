@@ -1,10 +1,9 @@
 /**
- * Moving bytes: one function per way of sending a request. The undici transport dispatches on
- * the dispatcher directly with a handler that collects the body (see {@link CollectHandler}),
- * which costs less CPU than `undici.request(url)` and its per-request stream (docs/benchmarks.md). The fetch transport exists for msw
- * in-process tests and runtimes without undici.
+ * Moving bytes: what a transport is, and the one over fetch. Each entry hands the client its
+ * transport: the Node entry undici's (undici-transport.ts), the edge entry this one, which also
+ * serves msw in-process tests and runtimes whose undici cannot dispatch. Nothing here needs Node:
+ * bodies are `Uint8Array`s (a Buffer is one).
  */
-import { type Dispatcher, errors } from 'undici';
 import { APIConnectionError, ResponseTooLargeError } from './errors.js';
 
 /** One HTTP request, fully prepared. */
@@ -50,7 +49,8 @@ export interface TransportResponse {
   status: number;
   /** Lower-cased names; repeated headers joined with `, `. */
   headers: Record<string, string>;
-  body: Buffer;
+  /** The body's bytes (a `Buffer` on the undici transport). */
+  body: Uint8Array;
 }
 
 /** Sends one request and reads its whole response. */
@@ -93,6 +93,7 @@ export function describeNetworkError(error: unknown): { reason: string; requestN
   };
 }
 
+/** Refuses a response whose declared `content-length` is over `limit` before reading it. */
 function refuseDeclaredOversize(headers: Record<string, string>, limit: number): void {
   const declared = Number(headers['content-length']);
   if (declared > limit) throw new ResponseTooLargeError(limit);
@@ -102,7 +103,7 @@ async function readCapped(
   chunks: AsyncIterable<Uint8Array>,
   limit: number,
   stop: () => void,
-): Promise<Buffer> {
+): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of chunks) {
@@ -113,162 +114,19 @@ async function readCapped(
     }
     parts.push(chunk);
   }
-  return parts.length === 1 && Buffer.isBuffer(parts[0]) ? parts[0] : Buffer.concat(parts, total);
+  return concatBytes(parts, total);
 }
 
-function text(value: Buffer | string): string {
-  return typeof value === 'string' ? value : value.toString('latin1');
-}
-
-/** Raw `[name, value, ...]` pairs as one record: lower-cased names, repeats joined with `, `. */
-function headerRecord(raw: ReadonlyArray<Buffer | string | Array<Buffer | string>>): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i];
-    const rawValue = raw[i + 1];
-    if (name === undefined || rawValue === undefined || Array.isArray(name)) continue;
-    const key = text(name).toLowerCase();
-    const value = Array.isArray(rawValue) ? rawValue.map(text).join(', ') : text(rawValue);
-    if (key === '__proto__') continue; // never a real header; keep the record's prototype intact
-    headers[key] = Object.hasOwn(headers, key) ? `${headers[key]}, ${value}` : value;
+/** `parts` as one array of `total` bytes; a single part is returned as is. */
+function concatBytes(parts: readonly Uint8Array[], total: number): Uint8Array {
+  if (parts.length === 1 && parts[0] !== undefined) return parts[0];
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
   }
-  return headers;
-}
-
-type Abort = (reason?: Error) => void;
-
-/**
- * Collects one response for `dispatcher.dispatch()`: status, headers and the whole body, with the
- * size cap applied as bytes arrive. Going under `dispatcher.request()` skips its per-request
- * Readable stream, AsyncResource and header object, which the SDK would only drain into a Buffer.
- * It speaks the handler interface every undici Dispatcher accepts (the one `request()` uses).
- */
-class CollectHandler {
-  readonly promise: Promise<TransportResponse>;
-  #resolve!: (response: TransportResponse) => void;
-  #reject!: (error: unknown) => void;
-  readonly #signal: AbortSignal | undefined;
-  readonly #limit: number;
-  readonly #timer: ReturnType<typeof setTimeout> | undefined;
-  #abort: Abort | undefined;
-  #settled = false;
-  #status = 0;
-  #headers: Record<string, string> = {};
-  #parts: Buffer[] = [];
-  #total = 0;
-
-  constructor(signal: AbortSignal | undefined, limit: number, timeout: number | undefined) {
-    this.#signal = signal;
-    this.#limit = limit;
-    this.promise = new Promise<TransportResponse>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
-    signal?.addEventListener('abort', this.#onAbort);
-    this.#timer = timeout === undefined ? undefined : setTimeout(this.#onTimeout, timeout, timeout);
-  }
-
-  readonly #onAbort = (): void => {
-    this.#stop(abortReason(this.#signal));
-  };
-
-  readonly #onTimeout = (timeout: number): void => {
-    // Before onConnect the request still waits in the pool's queue: no byte of it was written.
-    this.#stop(new TransportTimeoutError(timeout, this.#abort !== undefined));
-  };
-
-  #settle(): void {
-    this.#settled = true;
-    this.#signal?.removeEventListener('abort', this.#onAbort);
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
-  }
-
-  #fail(error: unknown): void {
-    if (this.#settled) return;
-    this.#settle();
-    this.#parts = [];
-    this.#reject(error);
-  }
-
-  /** Ends the attempt with `error`. Connected: aborting reports back through onError. Still queued: settle now; onConnect aborts. */
-  #stop(error: Error): false {
-    this.#parts = [];
-    if (this.#abort) this.#abort(error);
-    else this.#fail(error);
-    return false;
-  }
-
-  onConnect(abort: Abort): void {
-    if (this.#settled || this.#signal?.aborted) {
-      abort(this.#signal?.aborted ? abortReason(this.#signal) : undefined);
-      return;
-    }
-    this.#abort = abort;
-  }
-
-  onHeaders(status: number, raw: Buffer[] | string[] | null, _resume: () => void, _text: string): boolean {
-    if (status < 200) return true; // 1xx: the real response follows
-    this.#status = status;
-    this.#headers = raw ? headerRecord(raw) : {};
-    if (Number(this.#headers['content-length']) > this.#limit) {
-      return this.#stop(new ResponseTooLargeError(this.#limit));
-    }
-    return true;
-  }
-
-  onData(chunk: Buffer): boolean {
-    this.#total += chunk.length;
-    if (this.#total > this.#limit) return this.#stop(new ResponseTooLargeError(this.#limit));
-    this.#parts.push(chunk);
-    return true;
-  }
-
-  onComplete(_trailers: string[] | null): void {
-    if (this.#settled) return;
-    this.#settle();
-    const parts = this.#parts;
-    const body =
-      parts.length === 1 && parts[0] !== undefined
-        ? parts[0]
-        : parts.length === 0
-          ? Buffer.alloc(0)
-          : Buffer.concat(parts, this.#total);
-    this.#parts = [];
-    this.#resolve({ status: this.#status, headers: this.#headers, body });
-  }
-
-  onError(error: Error): void {
-    this.#fail(error);
-  }
-}
-
-function abortReason(signal: AbortSignal | undefined): Error {
-  return signal?.reason instanceof Error ? signal.reason : new errors.RequestAbortedError();
-}
-
-/**
- * A transport over an undici dispatcher chosen per origin. It dispatches directly with a handler
- * that collects the body (see {@link CollectHandler}); errors are undici's own, as with `request()`.
- */
-export function undiciTransport(dispatcherFor: (origin: string) => Dispatcher): Transport {
-  return (request) => {
-    const { signal, timeout } = request;
-    if (signal?.aborted) return Promise.reject(abortReason(signal));
-    if (timeout !== undefined && timeout <= 0)
-      return Promise.reject(new TransportTimeoutError(timeout, false));
-    const handler = new CollectHandler(signal, request.maxResponseBytes, timeout);
-    dispatcherFor(request.origin).dispatch(
-      {
-        origin: request.origin,
-        path: request.path,
-        method: request.method,
-        headers: request.headers,
-        body: request.body ?? null,
-      },
-      handler,
-    );
-    return handler.promise;
-  };
+  return bytes;
 }
 
 /** A transport over a fetch implementation, looked up at call time so msw installed later still intercepts. */
@@ -294,7 +152,7 @@ export function fetchTransport(getFetch: () => typeof fetch): Transport {
         headers[name] = value;
       });
       refuseDeclaredOversize(headers, request.maxResponseBytes);
-      if (!response.body) return { status: response.status, headers, body: Buffer.alloc(0) };
+      if (!response.body) return { status: response.status, headers, body: new Uint8Array(0) };
       const reader = response.body;
       const body = await readCapped(
         reader,

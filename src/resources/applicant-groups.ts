@@ -3,6 +3,7 @@ import type { APIPromise } from '../core/api-promise.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/batch.js';
 import { GroupNotFoundError } from '../core/errors.js';
 import type { RequestOptions } from '../core/http.js';
+import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
 import { pollUntilSettled } from '../core/poll.js';
 import {
@@ -17,7 +18,33 @@ import {
 import { type ApplicantGroupReports, applicantGroupReportsSchema } from '../schemas/reports.js';
 import { APIResource, groupCreateRecovery } from './resource.js';
 
-const GROUPS = '/api/v1/applicant_groups';
+/** The operations of `client.applicantGroups`, one descriptor each (CONTRIBUTING.md, "A new endpoint"). */
+export const applicantGroupOperations = {
+  list: defineOperation({
+    name: 'applicantGroups.list',
+    method: 'GET',
+    path: '/api/v1/applicant_groups',
+    query: applicantGroupListParamsSchema,
+    response: applicantGroupListResponseSchema,
+    doc: 'One page of applicant groups matching the filters.',
+  }),
+  create: defineOperation({
+    name: 'applicantGroups.create',
+    method: 'POST',
+    path: '/api/v1/applicant_groups',
+    body: applicantGroupCreateParamsSchema,
+    response: applicantGroupSchema,
+    create: 'lookup',
+    doc: 'Creates a group and invites its applicants (email, text).',
+  }),
+  listReports: defineOperation({
+    name: 'applicantGroups.listReports',
+    method: 'GET',
+    path: '/api/v1/applicant_groups/{groupId}/reports',
+    response: applicantGroupReportsSchema,
+    doc: 'The household and individual reports of a group.',
+  }),
+};
 
 /** What narrows the search for one group: the API has no retrieve-by-id endpoint. */
 export type GroupLookupHint = Partial<Pick<ApplicantGroup, 'correlation_id' | 'created_at_timestamp'>>;
@@ -45,10 +72,8 @@ export class ApplicantGroups extends APIResource {
    */
   list(params: ApplicantGroupListParams = {}, options?: RequestOptions): PagePromise<ApplicantGroup> {
     return listPages(this.core, {
-      path: GROUPS,
+      operation: applicantGroupOperations.list,
       params: { ...params },
-      paramsSchema: applicantGroupListParamsSchema,
-      schema: applicantGroupListResponseSchema,
       items: (body) => body.applicant_groups,
       // Optional on the wire: without it, the walk ends on an empty page.
       totalCount: (body) => body.total_count,
@@ -63,18 +88,18 @@ export class ApplicantGroups extends APIResource {
    */
   create(body: ApplicantGroupCreateParams, options?: RequestOptions): APIPromise<ApplicantGroup> {
     const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
-    return this.core.request({
-      method: 'POST',
-      path: GROUPS,
-      body,
-      bodySchema: applicantGroupCreateParamsSchema,
-      schema: applicantGroupSchema,
-      options,
-      recovery: groupCreateRecovery(
-        correlationId,
-        correlationId ? (lookupOptions) => this.findByCorrelationId(correlationId, lookupOptions) : undefined,
-      ),
-    });
+    return this.core.request(
+      operationCall(applicantGroupOperations.create, {
+        body,
+        options,
+        recovery: groupCreateRecovery(
+          correlationId,
+          correlationId
+            ? (lookupOptions) => this.findByCorrelationId(correlationId, lookupOptions)
+            : undefined,
+        ),
+      }),
+    );
   }
 
   /** The group created with this `correlation_id`, or `undefined`: how to reconcile after a failure. */
@@ -143,12 +168,8 @@ export class ApplicantGroups extends APIResource {
 
   /** The household and individual reports of a group (404 NotFoundError for an unknown group). */
   listReports(groupId: string, options?: RequestOptions): APIPromise<ApplicantGroupReports> {
-    return this.core.request({
-      method: 'GET',
-      path: `${GROUPS}/{groupId}/reports`,
-      pathParams: { groupId },
-      schema: applicantGroupReportsSchema,
-      options,
-    });
+    return this.core.request(
+      operationCall(applicantGroupOperations.listReports, { pathParams: { groupId }, options }),
+    );
   }
 }

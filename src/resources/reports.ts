@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/http.js';
 import { downloadWithFreshLink, LinkFreshness } from '../core/link-freshness.js';
+import { defineOperation, operationCall } from '../core/operation.js';
 import { type ReportDetail, reportDetailSchema } from '../schemas/reports.js';
 import { APIResource } from './resource.js';
 
@@ -11,19 +12,29 @@ const pdfBytesSchema = z.instanceof(Uint8Array);
 /** Pre-signed links live 2 hours (docs/wire-contract.md §8); a little margin avoids starting a doomed download. */
 const PDF_LINK_LIFETIME_MS = 2 * 60 * 60_000 - 60_000;
 
+/** The operations of `client.reports`, one descriptor each (CONTRIBUTING.md, "A new endpoint"). */
+export const reportOperations = {
+  retrieve: defineOperation({
+    name: 'reports.retrieve',
+    method: 'GET',
+    path: '/api/v1/reports/{reportId}',
+    response: reportDetailSchema,
+    doc: 'One report with its data and a PDF link valid 2 hours.',
+  }),
+};
+
+/** The trace name of a PDF download: a GET of a pre-signed link, not an API endpoint. */
+export const PDF_DOWNLOAD_OPERATION = 'reports.downloadPdf' as const;
+
 /** `client.reports`. */
 export class Reports extends APIResource {
   readonly #links = new LinkFreshness(PDF_LINK_LIFETIME_MS);
 
   /** One report with its data (typed for income reports) and a PDF link valid 2 hours. */
   retrieve(reportId: string, options?: RequestOptions): APIPromise<ReportDetail> {
-    const result = this.core.execute({
-      method: 'GET',
-      path: '/api/v1/reports/{reportId}',
-      pathParams: { reportId },
-      schema: reportDetailSchema,
-      options,
-    });
+    const result = this.core.execute(
+      operationCall(reportOperations.retrieve, { pathParams: { reportId }, options }),
+    );
     return new APIPromise(
       result.then((value) => {
         this.#links.received(value.data);
@@ -57,6 +68,7 @@ export class Reports extends APIResource {
           responseType: 'bytes',
           auth: false,
           options,
+          operation: PDF_DOWNLOAD_OPERATION,
         }),
       logger: this.core.logger,
       what: `report ${reportId}`,

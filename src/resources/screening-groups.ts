@@ -1,6 +1,7 @@
 /** Screening groups: the earlier interface (docs/wire-contract.md §4.5 and §4.6). */
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/http.js';
+import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
 import {
   type ScreeningGroup,
@@ -13,17 +14,34 @@ import {
 } from '../schemas/screening-groups.js';
 import { APIResource, groupCreateRecovery } from './resource.js';
 
-const SCREENING_GROUPS = '/api/v1/screening_groups';
+/** The operations of `client.screeningGroups`, one descriptor each (CONTRIBUTING.md, "A new endpoint"). */
+export const screeningGroupOperations = {
+  list: defineOperation({
+    name: 'screeningGroups.list',
+    method: 'GET',
+    path: '/api/v1/screening_groups',
+    query: screeningGroupListParamsSchema,
+    response: screeningGroupListResponseSchema,
+    doc: 'One page (25) of screening groups.',
+  }),
+  create: defineOperation({
+    name: 'screeningGroups.create',
+    method: 'POST',
+    path: '/api/v1/screening_groups',
+    body: screeningGroupCreateParamsSchema,
+    response: screeningGroupSchema,
+    create: 'none',
+    doc: 'Creates a screening group and invites its applicants.',
+  }),
+};
 
 /** `client.screeningGroups`. */
 export class ScreeningGroups extends APIResource {
   /** Lists screening groups, 25 a page. */
   list(params: ScreeningGroupListParams = {}, options?: RequestOptions): PagePromise<ScreeningGroup> {
     return listPages(this.core, {
-      path: SCREENING_GROUPS,
+      operation: screeningGroupOperations.list,
       params: { ...params },
-      paramsSchema: screeningGroupListParamsSchema,
-      schema: screeningGroupListResponseSchema,
       items: (body) => body.screening_groups,
       // Optional on the wire: without it, the walk ends on an empty page.
       totalCount: (body) => body.total_count,
@@ -37,14 +55,12 @@ export class ScreeningGroups extends APIResource {
    * rather than risk a second set of invitations.
    */
   create(body: ScreeningGroupCreateParams, options?: RequestOptions): APIPromise<ScreeningGroup> {
-    return this.core.request({
-      method: 'POST',
-      path: SCREENING_GROUPS,
-      body,
-      bodySchema: screeningGroupCreateParamsSchema,
-      schema: screeningGroupSchema,
-      options,
-      recovery: groupCreateRecovery<ScreeningGroup>(undefined),
-    });
+    return this.core.request(
+      operationCall(screeningGroupOperations.create, {
+        body,
+        options,
+        recovery: groupCreateRecovery<ScreeningGroup>(undefined),
+      }),
+    );
   }
 }

@@ -12,6 +12,7 @@ import {
   type WebhookHeaders,
   type WebhookSignature,
 } from '../webhooks/verify.js';
+import { unwrapWebhookAsync, verifyWebhookAsync } from '../webhooks/verify-async.js';
 
 /** Verifies, unwraps and signs webhook deliveries with the client's secret key unless another is given. */
 export class Webhooks {
@@ -38,6 +39,28 @@ export class Webhooks {
    */
   unwrap(rawBody: WebhookBody, headers: WebhookHeaders, secret?: string | undefined): WebhookEvent {
     return unwrapWebhook(rawBody, headers, secret ?? this.#secretKey);
+  }
+
+  /**
+   * {@link Webhooks.verify} on Web Crypto, for runtimes without `node:crypto` (Workers, Vercel Edge); see {@link verifyWebhookAsync}.
+   *
+   * @throws {WebhookVerificationError} when the secret or signature is missing or the signature does not match.
+   */
+  verifyAsync(rawBody: WebhookBody, signature: WebhookSignature, secret?: string | undefined): Promise<void> {
+    return verifyWebhookAsync(rawBody, signature, secret ?? this.#secretKey);
+  }
+
+  /**
+   * {@link Webhooks.unwrap} on Web Crypto, for runtimes without `node:crypto`; see {@link unwrapWebhookAsync}.
+   *
+   * @throws {WebhookVerificationError} on a missing or bad signature, a non-JSON body or an invalid known event.
+   */
+  unwrapAsync(
+    rawBody: WebhookBody,
+    headers: WebhookHeaders,
+    secret?: string | undefined,
+  ): Promise<WebhookEvent> {
+    return unwrapWebhookAsync(rawBody, headers, secret ?? this.#secretKey);
   }
 
   /**

@@ -6,6 +6,7 @@
 import { WebhookVerificationError } from '../core/errors.js';
 import type { WebhookEvent } from '../schemas/webhooks.js';
 import { unwrapWebhook, type WebhookBody, type WebhookHeaders } from './verify.js';
+import { unwrapWebhookAsync } from './verify-async.js';
 
 /** Options every webhook adapter takes. */
 export interface WebhookHandlerOptions<Context = undefined> {
@@ -46,6 +47,11 @@ export function requireWebhookSecret(secret: string | undefined, adapter: string
   return secret;
 }
 
+function rejection(error: unknown): CheckedDelivery {
+  if (!(error instanceof WebhookVerificationError) || error.reason === 'missing_secret') throw error;
+  return { rejected: { status: 400, body: { error: error.reason }, error } };
+}
+
 /**
  * Verifies `rawBody` against the signature header and validates the event. A forged, tampered,
  * unsigned or malformed delivery becomes a {@link RejectedDelivery}; anything else is thrown.
@@ -58,7 +64,19 @@ export function checkDelivery(
   try {
     return { event: unwrapWebhook(rawBody, headers, secret) };
   } catch (error) {
-    if (!(error instanceof WebhookVerificationError) || error.reason === 'missing_secret') throw error;
-    return { rejected: { status: 400, body: { error: error.reason }, error } };
+    return rejection(error);
+  }
+}
+
+/** {@link checkDelivery} on Web Crypto, for the web-standard adapter (every runtime has it). */
+export async function checkDeliveryAsync(
+  rawBody: WebhookBody,
+  headers: WebhookHeaders,
+  secret: string,
+): Promise<CheckedDelivery> {
+  try {
+    return { event: await unwrapWebhookAsync(rawBody, headers, secret) };
+  } catch (error) {
+    return rejection(error);
   }
 }

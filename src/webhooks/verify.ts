@@ -2,9 +2,11 @@
  * Webhook signing and verification, usable without a client. The vendor signs each delivery with
  * `Verification-Signature`: the hex HMAC-SHA256 of the raw request body keyed with the caller's
  * secret key. Verification must run on the raw bytes: re-serialised JSON rarely matches them.
+ *
+ * These functions are synchronous, so they use `node:crypto`, reached through the runtime rather
+ * than imported (the edge entry loads this file too); verify-async.ts does the same on Web Crypto.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { formatPath, WebhookVerificationError } from '../core/errors.js';
+import { formatPath, VerificationError, WebhookVerificationError } from '../core/errors.js';
 import { isKnownWebhookEventCode, type WebhookEvent, webhookEventSchema } from '../schemas/webhooks.js';
 
 /** The header that carries the signature of a delivery. */
@@ -39,7 +41,33 @@ const SIGNATURE_HEADER_LOWER = WEBHOOK_SIGNATURE_HEADER.toLowerCase();
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 const SHA256_PREFIX = /^sha256=/i;
 
-function requireSecret(secret: string | null | undefined): string {
+interface NodeCrypto {
+  createHmac(
+    algorithm: 'sha256',
+    key: string,
+  ): {
+    update(data: string | Uint8Array): { digest(): Uint8Array; digest(encoding: 'hex'): string };
+  };
+  timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
+}
+
+let nodeCrypto: NodeCrypto | undefined;
+
+function requireNodeCrypto(): NodeCrypto {
+  if (nodeCrypto) return nodeCrypto;
+  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  const found = process?.getBuiltinModule?.('node:crypto') as Partial<NodeCrypto> | undefined;
+  if (typeof found?.createHmac !== 'function' || typeof found.timingSafeEqual !== 'function') {
+    throw new VerificationError(
+      'The synchronous webhook functions need node:crypto, which this runtime lacks: use verifyWebhookAsync / unwrapWebhookAsync (Web Crypto) instead.',
+    );
+  }
+  nodeCrypto = found as NodeCrypto;
+  return nodeCrypto;
+}
+
+/** @internal The secret, or a `missing_secret` error. */
+export function requireSecret(secret: string | null | undefined): string {
   if (typeof secret !== 'string' || secret.length === 0) {
     throw new WebhookVerificationError(
       'missing_secret',
@@ -51,7 +79,8 @@ function requireSecret(secret: string | null | undefined): string {
 
 // A JSON framework middleware that already parsed the body hands over an object; say so plainly,
 // since hashing a re-serialised object would fail as a confusing signature mismatch.
-function requireRawBody(rawBody: unknown): WebhookBody {
+/** @internal The raw body, or an `invalid_payload` error saying a parsed body cannot be verified. */
+export function requireRawBody(rawBody: unknown): WebhookBody {
   if (typeof rawBody === 'string' || rawBody instanceof Uint8Array) return rawBody;
   const kind = rawBody === null ? 'null' : Array.isArray(rawBody) ? 'array' : typeof rawBody;
   throw new WebhookVerificationError(
@@ -60,9 +89,9 @@ function requireRawBody(rawBody: unknown): WebhookBody {
   );
 }
 
-function hmac(rawBody: WebhookBody, secret: string): Buffer {
+function hmac(rawBody: WebhookBody, secret: string) {
   // A string body is hashed as UTF-8, the encoding of a JSON request body.
-  return createHmac('sha256', secret).update(rawBody).digest();
+  return requireNodeCrypto().createHmac('sha256', secret).update(rawBody);
 }
 
 /**
@@ -72,23 +101,55 @@ function hmac(rawBody: WebhookBody, secret: string): Buffer {
  * @throws {WebhookVerificationError} `missing_secret` when `secret` is missing or empty.
  */
 export function signWebhook(rawBody: WebhookBody, secret: string | null | undefined): string {
-  return hmac(requireRawBody(rawBody), requireSecret(secret)).toString('hex');
+  return hmac(requireRawBody(rawBody), requireSecret(secret)).digest('hex');
 }
 
 // Node joins a repeated header with ", " and Fetch's `Headers.get` does the same, so each part
-// is a candidate; hex never contains a comma.
-function signatureCandidates(signature: WebhookSignature): string[] {
-  if (signature === null || signature === undefined) return [];
-  const values: readonly string[] = typeof signature === 'string' ? [signature] : signature;
-  const candidates: string[] = [];
+// is a candidate; hex never contains a comma. Length and alphabet are public facts, so dropping a
+// malformed candidate first leaks nothing.
+/**
+ * @internal The candidate signatures as bytes (well-formed hex only), or a `missing_signature`
+ * error when the header is missing or empty.
+ */
+export function signatureCandidates(signature: WebhookSignature): Uint8Array[] {
+  const values: readonly string[] =
+    signature === null || signature === undefined
+      ? []
+      : typeof signature === 'string'
+        ? [signature]
+        : signature;
+  const parts: string[] = [];
   for (const value of values) {
     if (typeof value !== 'string') continue;
     for (const part of value.split(',')) {
       const trimmed = part.trim();
-      if (trimmed.length > 0) candidates.push(trimmed);
+      if (trimmed.length > 0) parts.push(trimmed);
     }
   }
+  if (parts.length === 0) {
+    throw new WebhookVerificationError(
+      'missing_signature',
+      `The webhook has no ${WEBHOOK_SIGNATURE_HEADER} header: it cannot be trusted.`,
+    );
+  }
+  const candidates: Uint8Array[] = [];
+  for (const part of parts) {
+    const hex = part.replace(SHA256_PREFIX, '').toLowerCase();
+    if (!HEX_SHA256.test(hex)) continue;
+    const bytes = new Uint8Array(hex.length / 2);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+    candidates.push(bytes);
+  }
   return candidates;
+}
+
+/** @internal The error for a signature that does not match. */
+export function badSignature(): WebhookVerificationError {
+  // Neither the expected signature nor the secret is ever put in a message.
+  return new WebhookVerificationError(
+    'bad_signature',
+    `The ${WEBHOOK_SIGNATURE_HEADER} header does not match the body: check the secret key, and verify the raw body as received (not re-serialised JSON).`,
+  );
 }
 
 /**
@@ -107,37 +168,22 @@ export function verifyWebhook(
   const key = requireSecret(secret);
   const body = requireRawBody(rawBody);
   const candidates = signatureCandidates(signature);
-  if (candidates.length === 0) {
-    throw new WebhookVerificationError(
-      'missing_signature',
-      `The webhook has no ${WEBHOOK_SIGNATURE_HEADER} header: it cannot be trusted.`,
-    );
-  }
-  const expected = hmac(body, key);
+  const crypto = requireNodeCrypto();
+  const expected = hmac(body, key).digest();
   let matched = false;
+  // Every candidate is compared, in constant time on arrays of equal length.
   for (const candidate of candidates) {
-    const hex = candidate.replace(SHA256_PREFIX, '').toLowerCase();
-    // Length and alphabet are public facts, so checking them first leaks nothing; the bytes
-    // themselves are compared in constant time on buffers of equal length.
-    if (!HEX_SHA256.test(hex)) continue;
-    const received = Buffer.from(hex, 'hex');
-    if (received.length === expected.length && timingSafeEqual(received, expected)) matched = true;
+    if (candidate.length === expected.length && crypto.timingSafeEqual(candidate, expected)) matched = true;
   }
-  if (!matched) {
-    // Neither the expected signature nor the secret is ever put in a message.
-    throw new WebhookVerificationError(
-      'bad_signature',
-      `The ${WEBHOOK_SIGNATURE_HEADER} header does not match the body: check the secret key, and verify the raw body as received (not re-serialised JSON).`,
-    );
-  }
+  if (!matched) throw badSignature();
 }
 
 function hasGet(headers: WebhookHeaders): headers is { get(name: string): string | null } {
   return typeof headers.get === 'function';
 }
 
-/** Reads `Verification-Signature` from Fetch `Headers` or a plain record with names in any case. */
-function readSignatureHeader(headers: WebhookHeaders | null | undefined): WebhookSignature {
+/** @internal Reads `Verification-Signature` from Fetch `Headers` or a plain record with names in any case. */
+export function readSignatureHeader(headers: WebhookHeaders | null | undefined): WebhookSignature {
   if (headers === null || headers === undefined) return undefined;
   if (hasGet(headers)) return headers.get(SIGNATURE_HEADER_LOWER);
   const values: string[] = [];
@@ -178,6 +224,11 @@ export function unwrapWebhook(
   secret: string | null | undefined,
 ): WebhookEvent {
   verifyWebhook(rawBody, readSignatureHeader(headers), secret);
+  return parseWebhookEvent(rawBody);
+}
+
+/** @internal A verified body's event: parsed and validated, or an `invalid_json` / `invalid_payload` error. */
+export function parseWebhookEvent(rawBody: WebhookBody): WebhookEvent {
   const json = decodeJson(rawBody);
   const result = webhookEventSchema.safeParse(json);
   if (result.success) return result.data;

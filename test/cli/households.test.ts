@@ -74,11 +74,19 @@ describe('readCsv', () => {
     }
   });
 
-  it('reports broken quoting as a syntax error with a line', async () => {
-    const error = await readCsv(csvFile('a,b\n1,2\n"unclosed,3\n4,5\n')).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(CsvSyntaxError);
-    expect((error as CsvSyntaxError).line).toBeGreaterThan(0);
-  });
+  it.each([
+    ['mid-file', 'a,b\n1,2\n"unclosed,3\n4,5\n6,7\n', 3],
+    ['after blank lines, CRLF', 'a,b\r\n1,2\r\n\r\n\r\n"unclosed,3\r\n4,5\r\n', 5],
+    ['on the last line', 'a,b\n1,2\n"unclosed,3', 3],
+  ])(
+    'reports broken quoting as a syntax error with the line the quote opened on (%s)',
+    async (_name, text, line) => {
+      const error = await readCsv(csvFile(text)).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(CsvSyntaxError);
+      expect((error as CsvSyntaxError).line).toBe(line);
+      expect((error as CsvSyntaxError).message).toContain(`line ${line}`);
+    },
+  );
 
   it('refuses an empty file', async () => {
     await expect(readCsv(csvFile(''))).rejects.toBeInstanceOf(CsvSyntaxError);

@@ -9,12 +9,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runEquivalence } from '../../bench/fast-check-equivalence.js';
 import { safeParseFast } from '../../src/core/compiled.js';
+import { formatPath } from '../../src/core/errors.js';
 import {
   applicantGroupReportsSchema,
   applicantGroupSchema,
   knownWebhookEventSchema,
   reportDetailSchema,
 } from '../../src/index.js';
+import { incomeReportDetailSchema } from '../../src/schemas/reports.js';
 import { loadFixture, withValue } from '../fixtures/load.js';
 
 afterEach(() => {
@@ -60,15 +62,35 @@ describe('response fast path', () => {
   });
 
   it('agrees with zod on null in every optional field of an income report', () => {
-    const body = withValue(
-      withValue(loadFixture('income-report'), ['data', 'recurring', 'total'], null),
-      ['data', 'reports', 0, 'income_explanation'],
-      null,
+    // The optional fields come from the schema, not a list here: every optional key of every
+    // object the fixture reaches (reportDetailSchema dispatches an income report to this one).
+    // One body nulls every optional leaf, keeping the optional objects and arrays that hold
+    // them; then one body per such container nulls it too.
+    const { body, leaves, containers } = nullOptionals(
+      incomeReportDetailSchema,
+      loadFixture('income-report'),
     );
-    const fast = safeParseFast(reportDetailSchema, body);
-    expect(fast.success).toBe(true);
-    expect(fast.data).toBe(body);
-    expect(fast.data).toEqual(reportDetailSchema.parse(body));
+    const bodies = [body, ...containers.map((path) => withValue(body, path, null))];
+    const fields = new Set(
+      [...leaves, ...containers].map((path) => formatPath(path).replace(/\[\d+\]/g, '[]')),
+    );
+    // Fields at every level: the report, its data, each verification report, their summaries.
+    for (const field of [
+      'data.recurring',
+      'data.recurring.total',
+      'data.reports[].income_explanation',
+      'data.reports[].bank_connections',
+    ])
+      expect(fields).toContain(field);
+    expect(fields.size).toBeGreaterThan(100);
+    for (const nulled of bodies) {
+      const fast = safeParseFast(reportDetailSchema, nulled);
+      const slow = reportDetailSchema.safeParse(nulled);
+      expect(fast.success).toBe(true);
+      expect(slow.success).toBe(true);
+      expect(fast.data).toBe(nulled);
+      expect(fast.data).toEqual(slow.data);
+    }
   });
 
   const randomSeed = Math.floor(Math.random() * 1e9);
@@ -83,3 +105,50 @@ describe('response fast path', () => {
     expect(result.mismatches, `seed ${seed}`).toEqual([]);
   });
 });
+
+/** Unwraps optional and nullable layers. */
+function bare(schema: z.ZodType): z.ZodType {
+  let inner = schema;
+  while (inner instanceof z.ZodOptional || inner instanceof z.ZodNullable)
+    inner = inner.unwrap() as z.ZodType;
+  return inner;
+}
+
+type Path = Array<string | number>;
+
+/**
+ * A copy of `value` with every optional field of `schema` that holds no object or array set to
+ * null (`leaves`, absent keys included), and the paths of the optional objects and arrays kept
+ * (`containers`). A union follows the member that accepts the value.
+ */
+function nullOptionals(
+  schema: z.ZodType,
+  value: unknown,
+): { body: unknown; leaves: Path[]; containers: Path[] } {
+  const leaves: Path[] = [];
+  const containers: Path[] = [];
+  const walk = (node: z.ZodType, current: unknown, path: Path): unknown => {
+    const inner = bare(node);
+    if (inner instanceof z.ZodUnion) {
+      const member = (inner.options as z.ZodType[]).find((option) => option.safeParse(current).success);
+      return member === undefined ? current : walk(member, current, path);
+    }
+    if (inner instanceof z.ZodArray && Array.isArray(current))
+      return current.map((item, index) => walk(inner.element as z.ZodType, item, [...path, index]));
+    if (!(inner instanceof z.ZodObject) || typeof current !== 'object' || current === null) return current;
+    const copy: Record<string, unknown> = { ...current };
+    for (const [key, field] of Object.entries(inner.shape as Record<string, z.ZodType>)) {
+      const optional = field.safeParse(undefined).success;
+      const container = typeof copy[key] === 'object' && copy[key] !== null;
+      if (optional && container) containers.push([...path, key]);
+      if (optional && !container) {
+        copy[key] = null;
+        leaves.push([...path, key]);
+      } else if (key in copy) {
+        copy[key] = walk(field, copy[key], [...path, key]);
+      }
+    }
+    return copy;
+  };
+  return { body: walk(schema, value, []), leaves, containers };
+}

@@ -9,6 +9,7 @@ import { realClock } from '../../src/core/clock.js';
 import { HttpCore } from '../../src/core/http.js';
 import { Limiter } from '../../src/core/limiter.js';
 import { createLogger } from '../../src/core/log.js';
+import { defineOperation } from '../../src/core/operation.js';
 import { listPages, MAX_PAGES } from '../../src/core/pagination.js';
 import { KnownSecrets } from '../../src/core/secrets.js';
 import type { Transport } from '../../src/core/transport.js';
@@ -19,6 +20,14 @@ const listSchema = z.object({
   total_count: z.number().int().optional(),
 });
 const params = z.object({ page: z.number().int() }).transform((value) => ({ page: String(value.page) }));
+const itemsList = defineOperation({
+  name: 'items.list',
+  method: 'GET',
+  path: '/items',
+  query: params,
+  response: listSchema,
+  doc: 'A page of items.',
+});
 
 /** A core whose transport answers `page(n)` for `?page=n`, counting requests. */
 function pagedCore(page: (n: number) => { items: Array<{ id: string }>; total_count?: number }) {
@@ -48,10 +57,8 @@ function pagedCore(page: (n: number) => { items: Array<{ id: string }>; total_co
   core.useTokens(new StaticTokenSource('token-for-the-pagination-tests'));
   const list = () =>
     listPages(core, {
-      path: '/items',
+      operation: itemsList,
       params: {},
-      paramsSchema: params,
-      schema: listSchema,
       items: (body) => body.items,
       totalCount: (body) => body.total_count,
     });

@@ -4,7 +4,8 @@
  * Each gets a clear, typed error or a bounded result; nothing is sent twice; nothing hangs.
  */
 import { inspect } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_TOKEN_LIFETIME_MS, REFRESH_MARGIN_MS } from '../../src/core/auth.js';
 import { BACKOFF } from '../../src/core/retry.js';
 import {
   APIConnectionError,
@@ -115,16 +116,24 @@ describe('Retry-After from a hostile server', () => {
             ? rateLimited({ 'retry-after': '36000' })(request, count)
             : { status: 200, body: empty },
       },
-      { clock, maxConcurrency: 4, timeout: 300, maxRetries: 0 },
+      // A timeout far above the cap, so only the cap can shorten the pause.
+      { clock, maxConcurrency: 4, timeout: 10 * BACKOFF.maxRetryAfterMs, maxRetries: 0 },
     );
     expect(await caught(client.applicantGroups.listReports(GROUP))).toBeInstanceOf(RateLimitError);
-    // The next call waits at most its own time for the pause, then says nothing was sent.
-    const next = await caught(client.applicantGroups.listReports(GROUP));
-    expect(next).toBeInstanceOf(APIConnectionTimeoutError);
-    expect((next as APIConnectionTimeoutError).requestNotSent).toBe(true);
-    expect((next as Error).message).toContain('nothing was sent');
+    expect(clock.waits).toEqual([]);
+    // A call with less time than the pause waits its own time, then says nothing was sent.
+    const short = await caught(client.applicantGroups.listReports(GROUP, { timeout: 300 }));
+    expect(short).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((short as APIConnectionTimeoutError).requestNotSent).toBe(true);
+    expect((short as Error).message).toContain('nothing was sent');
+    expect(clock.waits).toEqual([300]);
     expect(server.to(REPORTS_PATH)).toHaveLength(1);
-    for (const wait of clock.waits) expect(wait).toBeLessThanOrEqual(BACKOFF.maxRetryAfterMs);
+    // A call with time to spare waits out the rest of the pause: the cap, not ten hours, then is sent.
+    await expect(client.applicantGroups.listReports(GROUP)).resolves.toEqual(empty);
+    expect(clock.waits).toHaveLength(2);
+    expect(clock.waits[1]).toBeGreaterThan(BACKOFF.maxRetryAfterMs / 2);
+    expect(clock.waits[1]).toBeLessThanOrEqual(BACKOFF.maxRetryAfterMs - 300);
+    expect(server.to(REPORTS_PATH)).toHaveLength(2);
   });
 });
 
@@ -146,13 +155,34 @@ describe('huge and echoing error bodies', () => {
     expect(inspect(error)).toContain('BadRequestError');
   });
 
-  it('a 1 MB JSON message under 64 KB of wrapping is capped inside the parsed body too', async () => {
-    const { client } = await setup({
-      [`GET ${REPORTS_PATH}`]: () => ({ status: 422, body: { message: 'm'.repeat(50_000) } }),
-    });
+  // Error bodies up to 64 KB are parsed; a larger one is kept as a 2,000-byte excerpt.
+  const wrapping = JSON.stringify({ message: '' }).length;
+  const bodyOf = (size: number) => ({ message: 'm'.repeat(size - wrapping) });
+  it.each([
+    ['at the 64 KB parse limit: parsed', 64 * 1024, (size: number) => bodyOf(size)],
+    [
+      'of 1 MB: kept unparsed as a 2 KB excerpt with its size',
+      1024 * 1024,
+      (size: number) =>
+        expect.toSatisfy(
+          (kept: unknown) =>
+            typeof kept === 'string' &&
+            kept.length < 2_100 &&
+            kept.endsWith(`[truncated: ${size} bytes in all]`),
+          'a 2 KB excerpt noting the size',
+        ),
+    ],
+  ])('a JSON error body %s; capped in message and JSON', async (_name, size, expectedBody) => {
+    const body = bodyOf(size);
+    expect(JSON.stringify(body).length).toBe(size);
+    const { client } = await setup({ [`GET ${REPORTS_PATH}`]: () => ({ status: 422, body }) });
     const error = (await caught(client.applicantGroups.listReports(GROUP))) as APIError;
+    expect(error).toBeInstanceOf(APIError);
+    expect(error.body).toEqual(expectedBody(size));
     expect(error.message.length).toBeLessThan(2_500);
-    expect(JSON.stringify(error).length).toBeLessThan(5_000);
+    const json = JSON.stringify(error);
+    expect(json.length).toBeLessThan(5_000);
+    expect(json).toContain('truncated');
   });
 
   it('a server echoing the secret key and the token: neither appears in errors or logs', async () => {
@@ -222,7 +252,6 @@ describe('huge and echoing error bodies', () => {
 
   it('a token whose exp is before its iat logs one warning, and is used for 30 minutes', async () => {
     const { logger, lines } = capturingLogger();
-    const now = Math.floor(Date.now() / 1000);
     const backwards = await mintToken(-600);
     const server = track(
       await startServer({
@@ -241,10 +270,27 @@ describe('huge and echoing error bodies', () => {
         logger,
       }),
     );
-    for (let i = 0; i < 3; i++) await client.applicantGroups.listReports(GROUP);
-    expect(now).toBeGreaterThan(0);
-    expect(server.to('/api/v1/tenants/auth')).toHaveLength(1);
-    expect(lines.filter((line) => line.includes('claims look wrong'))).toHaveLength(1);
+    // The token's lifetime is read from Date.now(): only Date is faked, and time moves by hand.
+    const start = Date.now();
+    vi.useFakeTimers({ toFake: ['Date'], now: start });
+    try {
+      for (let i = 0; i < 3; i++) await client.applicantGroups.listReports(GROUP);
+      // Renewed a minute early (REFRESH_MARGIN_MS): still the same token a second before that.
+      vi.setSystemTime(start + DEFAULT_TOKEN_LIFETIME_MS - REFRESH_MARGIN_MS - 1_000);
+      await client.applicantGroups.listReports(GROUP);
+      expect(server.to('/api/v1/tenants/auth')).toHaveLength(1);
+      vi.setSystemTime(start + DEFAULT_TOKEN_LIFETIME_MS - REFRESH_MARGIN_MS);
+      await client.applicantGroups.listReports(GROUP);
+      expect(server.to('/api/v1/tenants/auth')).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(DEFAULT_TOKEN_LIFETIME_MS).toBe(30 * 60_000);
+    expect(server.to(REPORTS_PATH)).toHaveLength(5);
+    // One warning in all, at warn level, though the second token is as wrong as the first.
+    const warnings = lines.filter((line) => line.includes('claims look wrong'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/^warn .*exp is not after its iat; assuming 30 minutes/);
   });
 });
 

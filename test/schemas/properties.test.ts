@@ -91,8 +91,18 @@ describe('response schemas never throw anything but ResponseValidationError', ()
   });
 
   it('warn mode returns the body as received instead of throwing', () => {
+    // Only bodies the schema rejects: any JSON value, and the fixture with one value replaced.
+    const fixture = loadFixture('applicant-group');
+    const invalid = fc
+      .oneof(
+        fc.jsonValue(),
+        fc
+          .tuple(fc.constantFrom(...pathsIn(fixture)), fc.jsonValue())
+          .map(([path, replacement]) => withValue(fixture, path, replacement)),
+      )
+      .filter((body) => !applicantGroupSchema.safeParse(body).success);
     fc.assert(
-      fc.property(fc.jsonValue(), (body) => {
+      fc.property(invalid, (body) => {
         const warnings: string[] = [];
         const logger = {
           debug: () => {},
@@ -101,7 +111,9 @@ describe('response schemas never throw anything but ResponseValidationError', ()
           error: () => {},
         };
         const result: unknown = parseResponse(applicantGroupSchema, body, 'warn', logger);
-        if (warnings.length > 0) expect(result).toBe(body);
+        expect(result).toBe(body);
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toContain("validation: 'warn', returning the body as received");
       }),
       { numRuns: 100 },
     );
@@ -158,85 +170,112 @@ const rent = fc.integer({ min: 1, max: MONTHLY_RENT_MAX_DOLLARS });
 const anyRent = fc.oneof(rent, fc.double({ min: -10, max: 1e12, noNaN: true }));
 const stateName = fc.constantFrom(...US_STATES.map((state) => state.name));
 
-/** Either a valid value, a random JSON value, or nothing: mostly-plausible bodies. */
-function maybe<T>(valid: fc.Arbitrary<T>): fc.Arbitrary<unknown> {
-  return fc.oneof({ weight: 4, arbitrary: valid }, fc.jsonValue(), fc.constant(undefined));
+/** How a body generator draws each field: always valid, or mostly plausible. */
+type Pick = <T>(valid: fc.Arbitrary<T>, wrong?: fc.Arbitrary<unknown>) => fc.Arbitrary<unknown>;
+/** Every field valid: the body must pass. */
+const valid: Pick = (arbitrary) => arbitrary;
+/** Either a valid value, a wrong one, a random JSON value, or nothing: mostly-plausible bodies. */
+const maybe: Pick = (arbitrary, wrong) =>
+  fc.oneof({ weight: 4, arbitrary }, ...(wrong ? [wrong] : []), fc.jsonValue(), fc.constant(undefined));
+
+const webUrl = fc.webUrl({ validSchemes: ['http', 'https'] });
+const zip = fc.stringMatching(/^\d{5}$/);
+
+const applicantGroupBodyOf = (pick: Pick) =>
+  fc.record(
+    {
+      applicants: pick(
+        fc.array(
+          fc.record(
+            {
+              first_name: pick(word),
+              last_name: pick(word),
+              email: pick(email),
+              phone_number: pick(phone),
+              verifications: pick(
+                fc.array(fc.record({ type: pick(fc.constant('identity_verification'), fc.constant('x')) })),
+              ),
+            },
+            { requiredKeys: ['first_name', 'last_name', 'email'] },
+          ),
+          { minLength: 1, maxLength: 3 },
+        ),
+      ),
+      property: pick(
+        fc.record({ name: word, street_address: word, city: word, state: stateName, zip_code: zip }),
+      ),
+      decision_maker_display_name: pick(word),
+      monthly_rent: pick(rent, anyRent),
+      webhook_url: pick(webUrl),
+      is_invitation_disabled: pick(fc.boolean()),
+      correlation_id: pick(word),
+    },
+    { requiredKeys: ['applicants', 'property', 'decision_maker_display_name', 'monthly_rent'] },
+  );
+
+const screeningGroupBodyOf = (pick: Pick) =>
+  fc.record(
+    {
+      applicants: pick(
+        fc.array(
+          fc.record(
+            {
+              applicant_first_name: pick(word),
+              applicant_last_name: pick(word),
+              applicant_email: pick(email),
+              applicant_phone_number: pick(phone),
+            },
+            { requiredKeys: ['applicant_first_name', 'applicant_last_name', 'applicant_email'] },
+          ),
+          { minLength: 1, maxLength: 3 },
+        ),
+      ),
+      property: pick(
+        fc.record({
+          name: word,
+          street_address: word,
+          city: word,
+          zip_code: zip,
+          state: pick(
+            stateName,
+            fc.oneof(fc.constantFrom(...US_STATES.map((state) => state.code)), fc.string()),
+          ),
+        }),
+      ),
+      is_decision_maker_paying: pick(fc.boolean()),
+      decision_maker_display_name: pick(word),
+      monthly_rent: pick(rent, anyRent),
+      income_multiplier_threshold: pick(fc.double({ min: 0.1, max: 10, noNaN: true })),
+      criteria_rule_set_id: pick(word),
+      webhook_url: pick(webUrl),
+    },
+    {
+      requiredKeys: [
+        'applicants',
+        'property',
+        'is_decision_maker_paying',
+        'decision_maker_display_name',
+        'monthly_rent',
+      ],
+    },
+  );
+
+/** Half the bodies valid in every field, half mostly plausible. */
+const applicantGroupBody = fc.oneof(applicantGroupBodyOf(valid), applicantGroupBodyOf(maybe));
+const screeningGroupBody = fc.oneof(screeningGroupBodyOf(valid), screeningGroupBodyOf(maybe));
+
+/** Drops the keys fast-check left undefined: an absent optional field, as a caller writes it. */
+function withoutUndefined(body: unknown): unknown {
+  return JSON.parse(JSON.stringify(body)) as unknown;
 }
 
-const applicantGroupBody = fc.record(
-  {
-    applicants: maybe(
-      fc.array(
-        fc.record(
-          {
-            first_name: maybe(word),
-            last_name: maybe(word),
-            email: maybe(email),
-            phone_number: maybe(phone),
-            verifications: maybe(
-              fc.array(fc.record({ type: maybe(fc.constantFrom('identity_verification', 'x')) })),
-            ),
-          },
-          { requiredKeys: ['first_name', 'last_name', 'email'] },
-        ),
-        { minLength: 1, maxLength: 3 },
-      ),
-    ),
-    property: maybe(
-      fc.record({
-        name: word,
-        street_address: word,
-        city: word,
-        state: stateName,
-        zip_code: fc.stringMatching(/^\d{5}$/),
-      }),
-    ),
-    decision_maker_display_name: maybe(word),
-    monthly_rent: maybe(anyRent),
-    webhook_url: maybe(fc.webUrl()),
-    is_invitation_disabled: maybe(fc.boolean()),
-    correlation_id: maybe(word),
-  },
-  { requiredKeys: [] },
-);
-
-const screeningGroupBody = fc.record(
-  {
-    applicants: maybe(
-      fc.array(
-        fc.record({
-          applicant_first_name: maybe(word),
-          applicant_last_name: maybe(word),
-          applicant_email: maybe(email),
-          applicant_phone_number: maybe(phone),
-        }),
-        { minLength: 1, maxLength: 3 },
-      ),
-    ),
-    property: maybe(
-      fc.record({
-        name: word,
-        street_address: word,
-        city: word,
-        zip_code: fc.stringMatching(/^\d{5}$/),
-        state: fc.oneof(stateName, fc.constantFrom(...US_STATES.map((state) => state.code)), fc.string()),
-      }),
-    ),
-    is_decision_maker_paying: maybe(fc.boolean()),
-    decision_maker_display_name: maybe(word),
-    monthly_rent: maybe(anyRent),
-    income_multiplier_threshold: maybe(fc.double({ min: 0.1, max: 10, noNaN: true })),
-    criteria_rule_set_id: maybe(word),
-    webhook_url: maybe(fc.webUrl()),
-  },
-  { requiredKeys: [] },
-);
-
-function checkRequest(schema: AnySchema, body: unknown): void {
+/** Passes `body` as given, or rejects it with issues that each name a path and say what is wrong. */
+function checkRequest(schema: AnySchema, body: unknown): 'passed' | 'rejected' {
   try {
     const parsed: unknown = parseRequest(schema, body);
     // Create bodies are checked, not rewritten: what passes is sent as given.
     expect(parsed).toEqual(body);
+    return 'passed';
   } catch (error) {
     expect(error).toBeInstanceOf(RequestValidationError);
     if (!(error instanceof RequestValidationError)) throw error;
@@ -245,7 +284,23 @@ function checkRequest(schema: AnySchema, body: unknown): void {
       expect(issue.message.trim()).not.toBe('');
       expect(typeof issue.path).toBe('string');
     }
+    return 'rejected';
   }
+}
+
+const NEAR_VALID_RUNS = 200;
+
+/** Runs `checkRequest` over `bodies`: both outcomes must each come up in a third of the runs. */
+function expectBothOutcomes(schema: AnySchema, bodies: fc.Arbitrary<unknown>): void {
+  const seen = { passed: 0, rejected: 0 };
+  fc.assert(
+    fc.property(bodies, (body) => {
+      seen[checkRequest(schema, withoutUndefined(body))]++;
+    }),
+    { numRuns: NEAR_VALID_RUNS },
+  );
+  expect(seen.passed).toBeGreaterThanOrEqual(NEAR_VALID_RUNS / 3);
+  expect(seen.rejected).toBeGreaterThanOrEqual(NEAR_VALID_RUNS / 3);
 }
 
 describe('request schemas pass a body or reject it with RequestValidationError', () => {
@@ -259,16 +314,12 @@ describe('request schemas pass a body or reject it with RequestValidationError',
     );
   });
 
-  it('applicant group create: near-valid bodies', () => {
-    fc.assert(
-      fc.property(applicantGroupBody, (body) => checkRequest(applicantGroupCreateParamsSchema, body)),
-    );
+  it('applicant group create: valid and near-valid bodies', () => {
+    expectBothOutcomes(applicantGroupCreateParamsSchema, applicantGroupBody);
   });
 
-  it('screening group create: near-valid bodies', () => {
-    fc.assert(
-      fc.property(screeningGroupBody, (body) => checkRequest(screeningGroupCreateParamsSchema, body)),
-    );
+  it('screening group create: valid and near-valid bodies', () => {
+    expectBothOutcomes(screeningGroupCreateParamsSchema, screeningGroupBody);
   });
 
   it('both creates: any value at all', () => {

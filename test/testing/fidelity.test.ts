@@ -179,8 +179,10 @@ describe('mock fidelity to docs/wire-contract.md', () => {
         {},
         people([{ type: 'payroll_income_verification', allowed_income_sources: ['bank'] }]),
       );
+      expect(entries).toHaveLength(8);
       for (const entry of entries) {
         expect(entry.bank_connections).toHaveLength(1);
+        expect(entry.bank_connections?.[0]?.accounts?.length).toBeGreaterThan(0);
         expect(entry.payroll_connections).toEqual([]);
         expect(entry.uploaded_documents).toEqual([]);
       }
@@ -188,8 +190,10 @@ describe('mock fidelity to docs/wire-contract.md', () => {
 
     it('verification type asset_verification: bank accounts only', async () => {
       const entries = await completeAll({}, people([{ type: 'asset_verification' }]));
+      expect(entries).toHaveLength(8);
       for (const entry of entries) {
         expect(entry.bank_connections).toHaveLength(1);
+        expect(entry.bank_connections?.[0]?.accounts?.length).toBeGreaterThan(0);
         expect(entry.payroll_connections).toEqual([]);
       }
     });

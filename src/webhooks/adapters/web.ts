@@ -1,10 +1,10 @@
 /**
  * The web-standard webhook adapter: a `Request` in, a `Response` out. It fits every handler
  * written against the Fetch API: Next.js App Router route handlers, Hono, Bun.serve, Deno.serve,
- * Cloudflare-style workers. It reads the body as bytes itself, so the signature is checked on
- * exactly what was sent.
+ * Cloudflare Workers, Vercel Edge. It reads the body as bytes itself, so the signature is checked
+ * on exactly what was sent, with Web Crypto (no `node:crypto`).
  */
-import { checkDelivery, requireWebhookSecret, type WebhookHandlerOptions } from '../receive.js';
+import { checkDeliveryAsync, requireWebhookSecret, type WebhookHandlerOptions } from '../receive.js';
 
 /** Options of {@link handleWebhook}. */
 export interface WebRequestWebhookOptions extends WebhookHandlerOptions<Request> {
@@ -71,7 +71,7 @@ export async function handleWebhook(request: Request, options: WebRequestWebhook
   }
   const rawBody = await readBody(request, options.maxBodyBytes ?? DEFAULT_WEBHOOK_MAX_BODY_BYTES);
   if (rawBody === undefined) return json(413, { error: 'body_too_large' });
-  const checked = checkDelivery(rawBody, request.headers, secret);
+  const checked = await checkDeliveryAsync(rawBody, request.headers, secret);
   if ('rejected' in checked) return json(checked.rejected.status, checked.rejected.body);
   await options.onEvent(checked.event, request);
   return new Response(null, { status: 204 });

@@ -80,6 +80,13 @@ export async function readCsv(path: string): Promise<CsvTable> {
     }
   } catch (error) {
     if (error instanceof CsvError) {
+      // csv-parse reports an unclosed quote at the end of the file; the line to fix is where the
+      // quote opened: the first line of the record it began (its raw text follows the last record).
+      const { raw } = error;
+      if (error.code === 'CSV_QUOTE_NOT_CLOSED' && typeof raw === 'string') {
+        const line = breaksBefore + countBreaks(LEADING_BREAKS.exec(raw)?.[0] ?? '') + 1;
+        throw new CsvSyntaxError(`Quote Not Closed: the quote opened at line ${line} is never closed`, line);
+      }
       const line = typeof error.lines === 'number' ? error.lines : undefined;
       throw new CsvSyntaxError(error.message, line);
     }

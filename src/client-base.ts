@@ -1,0 +1,136 @@
+/**
+ * What every entry's VerificationClient is: resolves options and wires the core to the resources.
+ * The transport comes from the entry's {@link Connector} (client.ts on Node, edge-client.ts on the edge).
+ */
+import { StaticTokenSource, TokenManager, type TokenSource } from './core/auth.js';
+import { realClock } from './core/clock.js';
+import type { Connector } from './core/connector.js';
+import { HttpCore } from './core/http.js';
+import { INSPECT } from './core/inspect.js';
+import { Limiter } from './core/limiter.js';
+import { createLogger } from './core/log.js';
+import { indexOperations } from './core/operation.js';
+import { type ClientOptions, resolveOptions } from './core/options.js';
+import {
+  type RawGetMethod,
+  type RawPostMethod,
+  type RawRequestMethod,
+  rawRequestMethods,
+} from './core/raw-request.js';
+import { runtimeName } from './core/runtime.js';
+import { KnownSecrets } from './core/secrets.js';
+import { createTokenExchange } from './core/token-exchange.js';
+import { withTokenStore } from './core/token-store.js';
+import { ApplicantGroups } from './resources/applicant-groups.js';
+import { Auth } from './resources/auth.js';
+import { OPERATIONS } from './resources/operations.js';
+import { Reports } from './resources/reports.js';
+import { groupMayHaveBeenCreated } from './resources/resource.js';
+import { ScreeningGroups } from './resources/screening-groups.js';
+import { Webhooks } from './resources/webhooks.js';
+import { VERSION } from './version.js';
+
+/**
+ * @internal The client of the Applicant Income and Asset Verification API, sending through the
+ * connector its entry gives; users construct the entry's `VerificationClient`.
+ */
+export class ClientBase {
+  /** Applicant groups: list, create, reports of a group. */
+  readonly applicantGroups: ApplicantGroups;
+  /** Reports: detail and PDF. */
+  readonly reports: Reports;
+  /** Screening groups (the earlier interface). */
+  readonly screeningGroups: ScreeningGroups;
+  /** Webhook signature checks, keyed with the client's secret key. */
+  readonly webhooks: Webhooks;
+  /** The access token behind the calls. */
+  readonly auth: Auth;
+  /** The API base URL in use. */
+  readonly baseURL: string;
+  /**
+   * A raw request, for endpoints and fields newer than the SDK, through the same core (auth,
+   * retries under the create policy, timeouts, logging); validated when a `schema` is given.
+   *
+   * ```ts
+   * const page = await client.request({ method: 'GET', path: '/api/v1/applicant_groups', query: { page: 2 }, schema });
+   * ```
+   */
+  readonly request: RawRequestMethod;
+  /** A raw GET of `path` (under the base URL); see {@link VerificationClient.request}. */
+  readonly get: RawGetMethod;
+  /** A raw POST to `path`, never resent after an ambiguous failure without a `lookup`; see {@link VerificationClient.request}. */
+  readonly post: RawPostMethod;
+  readonly #close: () => Promise<void>;
+
+  /** Options default to the `VERIFICATION_*` environment variables; see {@link ClientOptions}. */
+  constructor(options: ClientOptions, connector: Connector) {
+    const resolved = resolveOptions(options, connector.defaults);
+    const secrets = new KnownSecrets([
+      resolved.secretKey,
+      typeof resolved.accessToken === 'string' ? resolved.accessToken : undefined,
+    ]);
+    const logger = createLogger(resolved.logLevel, resolved.logger, secrets);
+    const clock = resolved.clock ?? realClock;
+    const origin = resolved.baseURL.origin;
+    this.baseURL = resolved.baseURL.href;
+    const connection = connector.connect(origin, { dispatcher: resolved.dispatcher, fetch: resolved.fetch });
+    this.#close = connection.close;
+    const core = new HttpCore({
+      origin,
+      basePath: resolved.baseURL.pathname.replace(/\/+$/, ''),
+      transport: connection.transport,
+      timeout: resolved.timeout,
+      maxRetries: resolved.maxRetries,
+      deadline: resolved.deadline,
+      createGraceWindow: resolved.createGraceWindow,
+      maxResponseBytes: resolved.maxResponseBytes,
+      validation: resolved.validation,
+      logger,
+      limiter: new Limiter(resolved.maxConcurrency, clock),
+      clock,
+      sdkHeaders: {
+        accept: 'application/json',
+        'user-agent': `applicant-verification/${VERSION} ${runtimeName()}`,
+      },
+      defaultHeaders: resolved.defaultHeaders,
+      secrets,
+    });
+    const tokens: TokenSource = resolved.credentials
+      ? new TokenManager(
+          withTokenStore(
+            createTokenExchange(core, resolved.credentials),
+            resolved.tokenStore,
+            resolved.credentials.clientId,
+            logger,
+          ),
+          logger,
+        )
+      : new StaticTokenSource(resolved.accessToken ?? '');
+    core.useTokens(tokens);
+    this.applicantGroups = new ApplicantGroups(core);
+    this.reports = new Reports(core);
+    this.screeningGroups = new ScreeningGroups(core);
+    this.webhooks = new Webhooks(resolved.secretKey);
+    this.auth = new Auth(tokens);
+    ({
+      request: this.request,
+      get: this.get,
+      post: this.post,
+    } = rawRequestMethods(core, groupMayHaveBeenCreated, indexOperations(OPERATIONS)));
+  }
+
+  /** Closes the connections the client opened, so a batch script can exit. */
+  close(): Promise<void> {
+    return this.#close();
+  }
+
+  /** @internal Shows where the client points, never its credentials. */
+  [INSPECT](): string {
+    return `VerificationClient { baseURL: '${this.baseURL}' }`;
+  }
+
+  /** @internal */
+  toJSON(): Record<string, string> {
+    return { baseURL: this.baseURL };
+  }
+}

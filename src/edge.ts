@@ -1,0 +1,105 @@
+/**
+ * applicant-verification for Cloudflare Workers, Vercel Edge and other runtimes without Node's
+ * modules (export conditions `workerd`, `edge-light`, `worker`): the main entry's names, sending
+ * through fetch, without undici or any `node:` import. What needs Node (`FileTokenStore`, the
+ * Express and Fastify adapters) is a stand-in that throws a clear error; the testing kit and the
+ * command line are not here. Keep its names equal to src/index.ts's (test/edge/exports.test.ts).
+ * @packageDocumentation
+ * @module applicant-verification/edge
+ */
+
+export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
+export { type BatchOptions, type BatchProgress, mapSettled, type Settled } from './core/batch.js';
+export type {
+  Coordination,
+  CreateLease,
+  CreateOutcome,
+  CreateOutcomeRecord,
+} from './core/coordination.js';
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  type APIErrorInit,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  formatPath,
+  GroupMayHaveBeenCreatedError,
+  GroupNotFoundError,
+  InternalServerError,
+  NotFoundError,
+  PaginationLimitError,
+  PermissionDeniedError,
+  RateLimitError,
+  ReportExpiredError,
+  RequestValidationError,
+  type ResponseHeaders,
+  ResponseTooLargeError,
+  ResponseValidationError,
+  UnprocessableEntityError,
+  type ValidationIssue,
+  VerificationError,
+  WebhookVerificationError,
+} from './core/errors.js';
+export type { RequestOptions } from './core/http.js';
+export { isLogLevel, type Logger, type LogLevel } from './core/log.js';
+export type { ClientOptions } from './core/options.js';
+export { ConfigurationError } from './core/options.js';
+export { MAX_PAGES, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
+export type {
+  RawGetMethod,
+  RawGetOptions,
+  RawPostMethod,
+  RawPostOptions,
+  RawQueryValue,
+  RawRequest,
+  RawRequestMethod,
+} from './core/raw-request.js';
+export { maskText } from './core/redact.js';
+export type { StoredToken, TokenStore } from './core/token-store.js';
+export {
+  type AttemptTraceEvent,
+  type LookupTraceEvent,
+  type OperationTraceContext,
+  type RetryTraceEvent,
+  TRACE_CHANNEL_PREFIX,
+  TRACE_STEP_CHANNELS,
+} from './core/tracing.js';
+export type { ValidationMode } from './core/validate.js';
+export { VerificationClient } from './edge/client.js';
+export { expressWebhook, FileTokenStore, fastifyWebhook } from './edge/node-only.js';
+export * from './helpers/index.js';
+export {
+  ApplicantGroups,
+  type GroupLookupHint,
+  isSettledGroup,
+  MIN_POLL_INTERVAL_MS,
+  type WaitOptions,
+} from './resources/applicant-groups.js';
+export { Auth } from './resources/auth.js';
+export { operationChannelName, TRACED_OPERATIONS, type TracedOperation } from './resources/operations.js';
+export { Reports } from './resources/reports.js';
+export { ScreeningGroups } from './resources/screening-groups.js';
+export { Webhooks } from './resources/webhooks.js';
+export * from './schemas/index.js';
+export * from './schemas/webhooks.js';
+export { VERSION } from './version.js';
+export {
+  DEFAULT_WEBHOOK_MAX_BODY_BYTES,
+  handleWebhook,
+  type WebRequestWebhookOptions,
+  webhookHandler,
+} from './webhooks/adapters/web.js';
+export type { WebhookHandlerOptions } from './webhooks/receive.js';
+export {
+  signWebhook,
+  unwrapWebhook,
+  verifyWebhook,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookBody,
+  type WebhookHeaders,
+  type WebhookSignature,
+} from './webhooks/verify.js';
+export { unwrapWebhookAsync, verifyWebhookAsync } from './webhooks/verify-async.js';
