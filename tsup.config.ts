@@ -5,9 +5,10 @@ type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 /**
  * The bundled zod is private to the SDK: nothing outside can call its `z.config()` to pick a
  * locale, so of its 50-odd locales (all imported by `z.locales`) only English is kept: about half
- * the bundled size, and less to parse on import.
+ * the bundled size, and less to parse on import. The edge entry's size check uses it too
+ * (test/support/edge-bundle.ts).
  */
-const zodEnglishOnly: EsbuildPlugin = {
+export const zodEnglishOnly: EsbuildPlugin = {
   name: 'zod-english-only',
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.c?js$/ }, (args) =>

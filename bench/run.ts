@@ -6,12 +6,14 @@
  *
  *   node --expose-gc --import tsx bench/run.ts [--rounds 5] [--duration 350] [--quick] [--no-docs]
  *     [--cold-runs 5] [--cold-only]   (--cold-only: the cold-start tables alone, printed, not written)
+ *     [--edge-size]   (the edge entry's bundled size alone, printed, not written)
  */
 import { type ChildProcess, execFile, fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { bundleEdge, EDGE_GZIP_BUDGET_BYTES } from '../test/support/edge-bundle.js';
 import type { WorkerReply, WorkerRequest } from './client-worker.js';
 import type { ColdResult, SchemaColdResult } from './cold-child.js';
 import { buildPackage } from './cold-package.js';
@@ -271,8 +273,27 @@ function coldLines(cold: Awaited<ReturnType<typeof coldStart>>, runs: number): s
   return lines;
 }
 
+/** The edge entry's size as a Worker's build bundles it (test/edge/bundle.test.ts holds the budget). */
+async function edgeSizeLines(): Promise<string[]> {
+  const edge = await bundleEdge();
+  const kib = (bytes: number) => `${fmt(bytes / 1024, 1)} KiB`;
+  const met = edge.gzipBytes <= EDGE_GZIP_BUDGET_BYTES;
+  return [
+    'The edge entry (`workerd` / `edge-light` / `worker` conditions) bundled for a worker by esbuild, minified:',
+    '',
+    '| edge entry | minified | minified + gzip | budget | |',
+    '|---|--:|--:|--:|---|',
+    `| src/edge.ts (${edge.packages.join(', ')} inlined) | ${kib(edge.minifiedBytes)} | ${kib(edge.gzipBytes)} | ${kib(EDGE_GZIP_BUDGET_BYTES)} | ${met ? 'met' : 'MISSED'} |`,
+    '',
+  ];
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
+  if (process.argv.includes('--edge-size')) {
+    process.stdout.write(`${(await edgeSizeLines()).join('\n')}\n`);
+    return;
+  }
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const wallStart = performance.now();
   const cpu = cpus();
@@ -287,7 +308,8 @@ async function main(): Promise<void> {
     try {
       log(`cold start only: ${options.coldRuns} runs of each mode`);
       const cold = await coldStart(server.origin, options.coldRuns);
-      process.stdout.write(`\n${coldLines(cold, options.coldRuns).join('\n')}\n`);
+      const edge = await edgeSizeLines();
+      process.stdout.write(`\n${[...coldLines(cold, options.coldRuns), ...edge].join('\n')}\n`);
     } finally {
       await server.stop();
     }
@@ -349,6 +371,7 @@ async function main(): Promise<void> {
   );
   lines.push('');
   lines.push(...coldLines(cold, options.coldRuns));
+  lines.push(...(await edgeSizeLines()));
   const rps = table.rps;
   const targets: Array<[string, number, number, string]> = [
     ['A/B small list, concurrency 16', rps('small', 16, 'A') / rps('small', 16, 'B'), 0.85, '≥ 0.85'],

@@ -74,6 +74,15 @@ export {
   type WaitOptions,
 } from './resources/applicant-groups.js';
 export { Auth } from './resources/auth.js';
+export {
+  DEFAULT_SYNC_MARGIN_MS,
+  type GroupChange,
+  type GroupSnapshot,
+  type GroupStore,
+  MemoryGroupStore,
+  type SyncOptions,
+} from './resources/group-sync.js';
+export { currentHouseholdReport } from './resources/household-report.js';
 export { operationChannelName, TRACED_OPERATIONS, type TracedOperation } from './resources/operations.js';
 export { Reports } from './resources/reports.js';
 export { ScreeningGroups } from './resources/screening-groups.js';
@@ -100,6 +109,13 @@ export {
   type WebRequestWebhookOptions,
   webhookHandler,
 } from './webhooks/adapters/web.js';
+export {
+  DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS,
+  MemoryDeliveryStore,
+  type MemoryDeliveryStoreOptions,
+  type WebhookDedupeOptions,
+  type WebhookDeliveryStore,
+} from './webhooks/deliveries.js';
 export type { WebhookHandlerOptions } from './webhooks/receive.js';
 export {
   signWebhook,

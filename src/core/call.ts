@@ -58,6 +58,11 @@ export interface Call<S extends z.ZodType> {
   bodySchema?: z.ZodType | undefined;
   /** The response schema. */
   schema: S;
+  /**
+   * The response schema is the caller's (a raw request's): parsed by its own `safeParse`, never by
+   * the compiled checks (`compiled.ts`), which are for the SDK's own schemas.
+   */
+  callerSchema?: boolean | undefined;
   options?: RequestOptions | undefined;
   /** `read` retries freely; `create` only when a resend provably cannot duplicate. Default: read for GET. */
   safety?: RetrySafety;

@@ -101,8 +101,10 @@ export async function recoverAmbiguousCreate<T>(
   const lookup = recovery.lookup;
   if (!lookup) throw recovery.unresolved({ path: context.path, correlationId, cause, what });
   const windowMs = windowEnd - env.clock.now();
+  // The cause's message is a sentence of its own (most end in "elapsed)." already).
+  const reason = failureName(cause).replace(/\.?$/, '.');
   env.logger.warn(
-    `${context.label} failed ambiguously (${failureName(cause)}); looking the group up by correlation_id for up to ${formatDuration(Math.max(0, windowMs))}, it is not resent.`,
+    `${context.label} failed ambiguously: ${reason} Looking the group up by correlation_id for up to ${formatDuration(Math.max(0, windowMs))}; it is not resent.`,
   );
   let lastError: unknown;
   let lookups = 0;

@@ -447,6 +447,7 @@ export class HttpCore {
       this.#config.validation,
       this.#config.logger,
       () => `Unexpected response to ${label}`,
+      call.callerSchema !== true,
     );
     return { data, response: info };
   }

@@ -19,24 +19,24 @@ export interface ClientOptions {
   secretKey?: string | undefined;
   /** A token, or a function returning one, used instead of the client-credentials exchange. */
   accessToken?: string | (() => string | Promise<string>) | undefined;
-  /** Milliseconds per attempt, response body included. Default 60 000. */
+  /** Milliseconds per attempt, response body included. Default 60 000 (edge entry: 8 000). */
   timeout?: number | undefined;
   /** Retries after the first attempt. Default 2. The token exchange's attempts count against them. */
   maxRetries?: number | undefined;
   /**
    * Milliseconds a whole call may take, every attempt and wait included. Default: `timeout` ×
-   * (`maxRetries` + 1) plus the longest backoff before each retry.
+   * (`maxRetries` + 1) plus the longest backoff before each retry (edge entry: 20 000).
    */
   deadline?: number | undefined;
   /**
    * After a create with a `correlation_id` failed ambiguously (timeout, reset, 5xx, unreadable
    * body), how long in ms the SDK keeps looking the group up before it throws
-   * `GroupMayHaveBeenCreatedError`. Default 30 000.
+   * `GroupMayHaveBeenCreatedError`. Default 30 000 (edge entry: 6 000).
    */
   createGraceWindow?: number | undefined;
   /**
    * Any undici Dispatcher (ProxyAgent, MockAgent, an mTLS Agent); default a keep-alive Pool. Not
-   * under Bun, whose `undici` cannot dispatch: the SDK sends through fetch there.
+   * under Bun, whose `undici` cannot dispatch, nor on the edge entry: the SDK sends through fetch there.
    */
   dispatcher?: Dispatcher | undefined;
   /**

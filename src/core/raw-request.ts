@@ -129,6 +129,7 @@ export function rawCall<S extends z.ZodType>(
     querySchema: rawQuerySchema,
     body: request.body,
     schema: request.schema ?? z.unknown(),
+    callerSchema: request.schema !== undefined,
     options: request.options,
     safety: isGet || request.idempotent === true ? 'read' : 'create',
     recovery: { correlationId: undefined, lookup: request.lookup, unresolved },

@@ -34,6 +34,8 @@ function keyedUnknownKeys(error: z.ZodError): z.ZodError {
 /**
  * Parses a response body. In `strict` mode a mismatch throws {@link ResponseValidationError}
  * carrying the issues and the body; in `warn` mode it is logged and the body returned unchanged.
+ * `own: false` (a caller's schema) parses with the schema's own `safeParse`: the compiled checks
+ * read zod's internals, which a schema from another copy or version of zod may lay out otherwise.
  */
 export function parseResponse<S extends z.ZodType>(
   schema: S,
@@ -41,8 +43,11 @@ export function parseResponse<S extends z.ZodType>(
   mode: ValidationMode = 'strict',
   logger?: Logger,
   context?: string | (() => string),
+  own = true,
 ): z.output<S> {
-  const result = safeParseFast(schema, body);
+  const result = own
+    ? safeParseFast(schema, body)
+    : (schema.safeParse(body) as z.ZodSafeParseResult<z.output<S>>);
   if (result.success) return result.data;
   const error = new ResponseValidationError(
     issuesFromZod(result.error),

@@ -15,8 +15,23 @@ import {
   applicantGroupListResponseSchema,
   applicantGroupSchema,
 } from '../schemas/applicant-groups.js';
-import { type ApplicantGroupReports, applicantGroupReportsSchema } from '../schemas/reports.js';
+import {
+  type ApplicantGroupReports,
+  applicantGroupReportsSchema,
+  type ReportDetail,
+} from '../schemas/reports.js';
+import type { WebhookEvent } from '../schemas/webhooks.js';
+import {
+  type GroupChange,
+  type GroupStore,
+  type SyncOptions,
+  type SyncSource,
+  syncGroups,
+} from './group-sync.js';
+import { householdReport } from './household-report.js';
+import { Reports } from './reports.js';
 import { APIResource, groupCreateRecovery } from './resource.js';
+import { changesFromEvent } from './webhook-hints.js';
 
 /** The operations of `client.applicantGroups`, one descriptor each (CONTRIBUTING.md, "A new endpoint"). */
 export const applicantGroupOperations = {
@@ -171,5 +186,50 @@ export class ApplicantGroups extends APIResource {
     return this.core.request(
       operationCall(applicantGroupOperations.listReports, { pathParams: { groupId }, options }),
     );
+  }
+
+  /**
+   * The group's current household income report (the newest household report; see README,
+   * "Household report"), or `undefined` while there is none. Throws `ReportExpiredError` when
+   * the current one has expired.
+   */
+  householdReport(groupId: string, options?: RequestOptions): Promise<ReportDetail | undefined> {
+    const reports = new Reports(this.core);
+    return householdReport(
+      { listReports: (id, o) => this.listReports(id, o), retrieve: (id, o) => reports.retrieve(id, o) },
+      groupId,
+      options,
+    );
+  }
+
+  /**
+   * One reconciliation pass: yields what changed since `store` last saw it (a new group, a status
+   * change, an expiry, a new report) for every group that can still change, and records each
+   * change in the store when the next one is asked for. See src/resources/group-sync.ts.
+   */
+  sync(store: GroupStore, options?: SyncOptions): AsyncGenerator<GroupChange, void, undefined> {
+    return syncGroups(this.#syncSource(), store, options);
+  }
+
+  /**
+   * A webhook as a hint: reads the event's group from the API and yields what changed since
+   * `store` last saw it, exactly as `sync` would. Repeated or late events yield nothing stale.
+   */
+  syncEvent(
+    event: WebhookEvent,
+    store: GroupStore,
+    options?: SyncOptions,
+  ): AsyncGenerator<GroupChange, void, undefined> {
+    return changesFromEvent(this.#syncSource(), store, event, options);
+  }
+
+  /** What sync and the webhook hints read through. */
+  #syncSource(): SyncSource {
+    return {
+      list: (params, o) => this.list(params, o),
+      findById: (id, hint, o) => this.findById(id, { created_at_timestamp: hint.created_at_timestamp }, o),
+      listReports: (id, o) => this.listReports(id, o),
+      now: () => this.core.clock.now(),
+    };
   }
 }

@@ -24,6 +24,7 @@ import { createRouter } from './router.js';
 import { createApiRoutes } from './routes.js';
 import { createStats } from './stats.js';
 import { MockStore } from './store.js';
+import { createWebhookFaults } from './webhook-faults.js';
 import { createWebhookDeliverer, DEFAULT_WEBHOOK_RETRY, type WebhookRetryOptions } from './webhooks.js';
 
 export type { MockControls } from './mock-controls.js';
@@ -90,7 +91,12 @@ export function buildMockApi(options: MockApiOptions = {}): MockApi {
   const faults = createFaults();
   const stats = createStats();
   const store = new MockStore();
-  const deliveries = createWebhookDeliverer(secretKey, { ...DEFAULT_WEBHOOK_RETRY, ...options.webhookRetry });
+  const webhookFaults = createWebhookFaults();
+  const deliveries = createWebhookDeliverer(
+    secretKey,
+    { ...DEFAULT_WEBHOOK_RETRY, ...options.webhookRetry },
+    webhookFaults,
+  );
   const closing = new AbortController();
   // Every delayed response listens for close; many concurrent latency faults are normal here.
   setMaxListeners(0, closing.signal);
@@ -128,6 +134,7 @@ export function buildMockApi(options: MockApiOptions = {}): MockApi {
     applicants: createApplicantControls(context),
     reports: createReportControls(context),
     deliveries: { all: deliveries.all, settled: deliveries.settled, clear: deliveries.clear },
+    webhookFaults: { next: webhookFaults.next, clear: webhookFaults.clear, pending: webhookFaults.pending },
     groups: createGroupViews(context),
     state: store,
     stats: { count: stats.count, routes: stats.routes, log: stats.log, reset: stats.reset },
@@ -135,6 +142,7 @@ export function buildMockApi(options: MockApiOptions = {}): MockApi {
       store.clear();
       outbox.clear();
       faults.clear();
+      webhookFaults.clear();
       stats.reset();
       deliveries.clear();
       clock.set(startTime);

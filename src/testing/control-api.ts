@@ -5,6 +5,8 @@
  * It needs no token: it only exists on the mock, which holds nothing but fake data.
  */
 
+// The API's OpenAPI document, the file the package ships as `applicant-verification/openapi.json`.
+import openApiDocument from '../../openapi.json' with { type: 'json' };
 import { faultMatchSchema, faultSchema } from './faults.js';
 import type { MockControls } from './mock-controls.js';
 import type { Route, RouteRequest } from './pipeline.js';
@@ -12,6 +14,7 @@ import { errorResponse, jsonResponse } from './responses.js';
 import { readJson } from './routes.js';
 import { COMPLETION_REASONS, type CompletionReason } from './store.js';
 import { fieldName } from './validation.js';
+import { webhookFaultRoutes } from './webhook-fault-routes.js';
 
 /** Path prefix of the control API. */
 export const CONTROL_PREFIX = '/__mock';
@@ -181,6 +184,7 @@ export function createControlRoutes(target: ControlTarget): Route[] {
         }),
     },
     { method: 'GET', pattern: p('/reports'), target: () => jsonResponse(target.reports.all()) },
+    { method: 'GET', pattern: p('/openapi.json'), target: () => jsonResponse(openApiDocument) },
     { method: 'POST', pattern: p('/faults'), target: addFault },
     { method: 'GET', pattern: p('/faults'), target: () => jsonResponse(pendingFaults()) },
     {
@@ -191,6 +195,7 @@ export function createControlRoutes(target: ControlTarget): Route[] {
         return jsonResponse([]);
       },
     },
+    ...webhookFaultRoutes(target.webhookFaults, CONTROL_PREFIX),
     {
       method: 'GET',
       pattern: p('/deliveries'),

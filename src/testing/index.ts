@@ -57,6 +57,12 @@ export type {
 } from './store.js';
 export { COMPLETION_REASONS, REQUEST_EXPIRY_MS } from './store.js';
 export type {
+  MockWebhookFaults,
+  PendingWebhookFault,
+  WebhookFault,
+  WebhookFaultMatch,
+} from './webhook-faults.js';
+export type {
   Deliveries,
   DeliveryRecord,
   HouseholdReportReadyEvent,

@@ -5,6 +5,7 @@ import type { MockFaults } from './faults.js';
 import type { ApplicantControls } from './lifecycle.js';
 import type { Outbox } from './outbox.js';
 import type { RequestStats } from './stats.js';
+import type { MockWebhookFaults } from './webhook-faults.js';
 import type { Deliveries } from './webhooks.js';
 
 /** Everything a test drives and inspects the mock through, the same through every adapter. */
@@ -25,6 +26,8 @@ export interface MockControls {
   reports: ReportControls;
   /** Webhook deliveries; `await deliveries.settled()` before asserting on them. */
   deliveries: Deliveries;
+  /** Webhook weather for the next events: delivered twice, out of order, or not at all. */
+  webhookFaults: MockWebhookFaults;
   /** The groups held, in wire form. */
   groups: GroupViews;
   /** The raw records held (read-only). */

@@ -15,6 +15,7 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
 } from 'applicant-verification';
 import { Agent, request } from 'undici';
+import type { WebhookFaultInjector } from './webhook-faults.js';
 
 /** `REPORT_READY` of a household report: about no single applicant, so without `applicant_id`. */
 export type HouseholdReportReadyEvent = Omit<ReportReadyEvent, 'applicant_id'>;
@@ -54,13 +55,18 @@ export interface DeliveryRecord {
   delivered: boolean;
   /** Message of the last connection error, if any. */
   error?: string;
+  /** Set when a `{ drop: true }` webhook fault kept the event from being sent at all. */
+  dropped?: boolean;
 }
 
 /** Read access to webhook deliveries. */
 export interface Deliveries {
   /** Every delivery so far, in event order (snapshots). */
   all(): DeliveryRecord[];
-  /** Resolves once no delivery is in flight or waiting for a retry. */
+  /**
+   * Resolves once no delivery is in flight or waiting for a retry. Events a `{ reorder: true }`
+   * webhook fault still holds back are sent first.
+   */
   settled(): Promise<void>;
   /** Forgets the records (deliveries in flight still complete). */
   clear(): void;
@@ -84,8 +90,14 @@ export const DEFAULT_WEBHOOK_RETRY: WebhookRetryOptions = { attempts: 3, baseDel
 export const signWebhookBody: (body: string, secretKey: string) => string = signWebhook;
 
 /** Creates the deliverer of one mock. */
-export function createWebhookDeliverer(secretKey: string, retry: WebhookRetryOptions): WebhookDeliverer {
+export function createWebhookDeliverer(
+  secretKey: string,
+  retry: WebhookRetryOptions,
+  faults?: WebhookFaultInjector,
+): WebhookDeliverer {
   const records: DeliveryRecord[] = [];
+  // Events a reorder fault holds back, per receiver: sent after the receiver's next event.
+  const held = new Map<string, MockWebhookEvent[]>();
   const chains = new Map<string, Promise<void>>();
   const stop = new AbortController();
   let agent: Agent | undefined;
@@ -135,36 +147,65 @@ export function createWebhookDeliverer(secretKey: string, retry: WebhookRetryOpt
     }
   }
 
+  function recordOf(url: string, event: MockWebhookEvent): DeliveryRecord {
+    const body = JSON.stringify(event);
+    return {
+      url,
+      event,
+      body,
+      signature: signWebhook(body, secretKey),
+      attempts: 0,
+      status: null,
+      delivered: false,
+    };
+  }
+
+  function send(url: string, event: MockWebhookEvent): void {
+    const record = recordOf(url, event);
+    records.push(record);
+    inFlight += 1;
+    // Chained per receiver so events arrive in the order they happened.
+    const previous = chains.get(url) ?? Promise.resolve();
+    const next = previous
+      .then(() => deliver(record))
+      .finally(() => {
+        inFlight -= 1;
+        if (chains.get(url) === next) chains.delete(url);
+      });
+    chains.set(url, next);
+  }
+
+  function release(url: string): void {
+    const late = held.get(url);
+    held.delete(url);
+    for (const event of late ?? []) send(url, event);
+  }
+
   return {
     all: () => records.map((record) => ({ ...record })),
     async settled() {
+      for (const url of [...held.keys()]) release(url);
       while (inFlight > 0) await Promise.allSettled([...chains.values()]);
     },
     clear() {
       records.length = 0;
+      held.clear();
     },
     enqueue(url, event) {
-      const body = JSON.stringify(event);
-      const record: DeliveryRecord = {
-        url,
-        event,
-        body,
-        signature: signWebhook(body, secretKey),
-        attempts: 0,
-        status: null,
-        delivered: false,
-      };
-      records.push(record);
-      inFlight += 1;
-      // Chained per receiver so events arrive in the order they happened.
-      const previous = chains.get(url) ?? Promise.resolve();
-      const next = previous
-        .then(() => deliver(record))
-        .finally(() => {
-          inFlight -= 1;
-          if (chains.get(url) === next) chains.delete(url);
-        });
-      chains.set(url, next);
+      const fault = faults?.take(url, event.code);
+      if (fault && 'reorder' in fault) {
+        held.set(url, [...(held.get(url) ?? []), event]);
+        return;
+      }
+      if (fault && 'drop' in fault) {
+        const record = recordOf(url, event);
+        record.dropped = true;
+        records.push(record);
+      } else {
+        send(url, event);
+        if (fault && 'duplicate' in fault) send(url, event);
+      }
+      release(url);
     },
     async close() {
       stop.abort();

@@ -5,17 +5,19 @@
  */
 import { WebhookVerificationError } from '../core/errors.js';
 import type { WebhookEvent } from '../schemas/webhooks.js';
+import type { WebhookDedupeOptions } from './deliveries.js';
 import { unwrapWebhook, type WebhookBody, type WebhookHeaders } from './verify.js';
 import { unwrapWebhookAsync } from './verify-async.js';
 
 /** Options every webhook adapter takes. */
-export interface WebhookHandlerOptions<Context = undefined> {
+export interface WebhookHandlerOptions<Context = undefined> extends WebhookDedupeOptions {
   /** The secret key the deliveries are signed with (the API client's secret key). */
   secret: string | undefined;
   /**
    * Called once per verified delivery, after the signature check and the event's validation. Answer
    * time counts: the sender waits for it, and a throw makes the adapter's framework answer 500 so the
-   * delivery is retried. Deliveries can repeat, so handle them idempotently.
+   * delivery is retried. Deliveries can repeat, so handle them idempotently; with `deliveries`,
+   * a repeat of the same signed body within `dedupeWindowMs` is answered 204 without calling it.
    */
   onEvent: (event: WebhookEvent, context: Context) => unknown;
 }

@@ -14,7 +14,7 @@ import {
 import { loadFixture } from '../fixtures/load.js';
 import { backoffBefore, recordingClock } from '../support/clock.js';
 import { caught } from '../support/exposure.js';
-import { type Route, serverWithClient, type TestServer } from '../support/http-server.js';
+import { capturingLogger, type Route, serverWithClient, type TestServer } from '../support/http-server.js';
 
 const GROUPS = '/api/v1/applicant_groups';
 const stored = loadFixture('applicant-group') as Record<string, unknown>;
@@ -80,6 +80,44 @@ describe('create policy', () => {
         ?.query.get('correlation_id'),
     ).toBe('lease-1');
   });
+
+  it.each([
+    [
+      'a 503',
+      { status: 503, body: { error: 'unavailable', message: 'try later' } },
+      '503 POST /api/v1/applicant_groups: try later (HOST, attempt 1 of 3, ELAPSED)',
+    ],
+    [
+      'a reset',
+      { destroy: true },
+      'POST /api/v1/applicant_groups on HOST failed: other side closed (UND_ERR_SOCKET) (attempt 1 of 3, ELAPSED)',
+    ],
+  ])(
+    'the warning that starts the lookups after %s is a line of whole sentences, its cause included',
+    async (_name, reply, cause) => {
+      const { logger, lines } = capturingLogger();
+      const { server, client } = await onRecordingClock(
+        {
+          [`POST ${GROUPS}`]: () => reply,
+          [`GET ${GROUPS}`]: () => ({
+            status: 200,
+            body: listOf({ ...stored, correlation_id: 'lease-log' }),
+          }),
+        },
+        { logger, logLevel: 'warn' },
+      );
+      await client.applicantGroups.create(body('lease-log'));
+      const host = new URL(server.url).host;
+      const line = `warn [applicant-verification] POST /api/v1/applicant_groups on HOST failed ambiguously: ${cause}. Looking the group up by correlation_id for up to 5 s; it is not resent. `;
+      const pattern = line
+        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+        .replaceAll('HOST', host.replaceAll('.', '\\.'))
+        .replace('ELAPSED', '\\d+ ms elapsed');
+      expect(lines[0]).toMatch(new RegExp(`^${pattern}$`));
+      expect(lines[1]).toContain('recovered the group the failed attempt created (lookup 1).');
+      expect(lines).toHaveLength(2);
+    },
+  );
 
   it("the lookup at the window's end is a full one: a group that shows up only then is returned", async () => {
     const clock = recordingClock();

@@ -98,6 +98,18 @@ const scripts: Record<string, RegExp[]> = {
     /^ {2}- retry attempt=1 reason=status 503$/m,
     /^4 spans exported$/m,
   ],
+  'integration.ts': [
+    /^Created 3 groups, webhooks to \/webhooks$/m,
+    /^\[webhook\] unit 4B: household income \$[\d.]+\/month, [\d.]+x rent \(threshold 2\.5x\): approve$/m,
+    // Every event sent twice (one held back and sent once): each distinct body handled once.
+    /^Webhooks: 13 deliveries, 7 handled \(repeats dropped\)$/m,
+    /^\[nightly\] unit 7: not_started -> completed$/m,
+    /^\[nightly\] unit 7: household income \$[\d.]+\/month, [\d.]+x rent \(threshold 2\.5x\): decline \(below_threshold\)$/m,
+    /^Nightly sync 1: 3 changes$/m,
+    /^\[nightly\] unit 9: expired, ask the applicants to apply again$/m,
+    /^Nightly sync 2: 1 changes$/m,
+    /^Groups still live in the store: 0$/m,
+  ],
   'batch.ts': [
     /^progress 12\/12 \(1 failed\)$/m,
     /^LEASE-1004 failed: applicants\[0\]\.email: /m,

@@ -3,6 +3,7 @@ const assert = require('node:assert/strict');
 const { VerificationClient, VerificationError, VERSION } = require('applicant-verification');
 const { RedisCoordinationError } = require('applicant-verification/redis');
 const { createMockServer } = require('applicant-verification/testing');
+const openapi = require('applicant-verification/openapi.json');
 
 (async () => {
   const mock = await createMockServer({ seed: 2 });
@@ -24,7 +25,9 @@ const { createMockServer } = require('applicant-verification/testing');
     // The Redis entry shares the main entry's error classes.
     assert.ok(new RedisCoordinationError('acquireCreateLease', 'down') instanceof VerificationError);
     assert.equal(VERSION, require('applicant-verification/package.json').version);
-    console.log(`require: created and listed ${group.id} (SDK ${VERSION})`);
+    assert.equal(openapi.openapi, '3.1.0');
+    assert.deepEqual(await (await fetch(`${mock.controlUrl}/openapi.json`)).json(), openapi);
+    console.log(`require: created and listed ${group.id}, read openapi.json (SDK ${VERSION})`);
   } finally {
     await client.close();
     await mock.close();

@@ -7,6 +7,7 @@ import {
   VerificationClient,
   VerificationError,
 } from 'applicant-verification';
+import openapi from 'applicant-verification/openapi.json' with { type: 'json' };
 import { RedisCoordinationError } from 'applicant-verification/redis';
 import { createMockServer } from 'applicant-verification/testing';
 
@@ -33,7 +34,11 @@ try {
   const body = JSON.stringify({ code: 'VERIFICATION_STARTED', verification_id: verification.id });
   const event = unwrapWebhook(body, { 'verification-signature': signWebhook(body, 'k') }, 'k');
   assert.equal(event.code, 'VERIFICATION_STARTED');
-  console.log(`import: created and listed ${group.id}, verified a webhook (SDK ${VERSION})`);
+  assert.equal(openapi.openapi, '3.1.0');
+  assert.deepEqual(await (await fetch(`${mock.controlUrl}/openapi.json`)).json(), openapi);
+  console.log(
+    `import: created and listed ${group.id}, verified a webhook, read openapi.json (SDK ${VERSION})`,
+  );
 } finally {
   await client.close();
   await mock.close();

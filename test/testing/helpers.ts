@@ -1,11 +1,13 @@
 /**
  * Helpers of the testing-kit tests: raw HTTP calls over real loopback (undici `request`, not the
- * SDK), request bodies, and schema checks of every JSON answer.
+ * SDK), request bodies, and schema checks of every JSON answer (the SDK's zod schemas where a test
+ * asks, openapi.json through ajv always).
  */
 import { type Dispatcher, request } from 'undici';
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { MockServer } from '../../src/testing/index.js';
+import { contractProblems } from '../support/openapi-contract.js';
 
 /** An HTTP answer, body decoded when it is JSON. */
 export interface Answer {
@@ -47,6 +49,11 @@ export async function call(
   }
   let json: unknown;
   if ((flat['content-type'] ?? '').includes('application/json') && text) json = JSON.parse(text);
+  // Every answer of the API is checked against openapi.json (ajv), not only by the SDK's schemas.
+  const pathname = new URL(url).pathname;
+  expect(contractProblems(method, pathname, response.statusCode, flat['content-type'] ?? '', json)).toEqual(
+    [],
+  );
   return { status: response.statusCode, headers: flat, text, bytes, json };
 }
 

@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../core/log.js';
+import { handleOnce } from '../deliveries.js';
 import { checkDelivery, requireWebhookSecret, type WebhookHandlerOptions } from '../receive.js';
 import type { WebhookBody } from '../verify.js';
 import { DEFAULT_WEBHOOK_MAX_BODY_BYTES } from './web.js';
@@ -129,7 +130,8 @@ export function expressWebhook(
       send(response, checked.rejected.status, checked.rejected.body);
       return;
     }
-    await options.onEvent(checked.event, request);
+    const { event } = checked;
+    await handleOnce(options, body.raw, () => options.onEvent(event, request));
     send(response, 204);
   }
 

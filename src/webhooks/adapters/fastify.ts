@@ -5,6 +5,7 @@
  * structurally (the few Fastify methods it calls), so the SDK needs no Fastify dependency.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { handleOnce } from '../deliveries.js';
 import { checkDelivery, requireWebhookSecret, type WebhookHandlerOptions } from '../receive.js';
 import { DEFAULT_WEBHOOK_MAX_BODY_BYTES } from './web.js';
 
@@ -93,7 +94,8 @@ export function fastifyWebhook(
       }
       const checked = checkDelivery(body, request.headers, secret);
       if ('rejected' in checked) return reply.code(checked.rejected.status).send(checked.rejected.body);
-      await options.onEvent(checked.event, request);
+      const { event } = checked;
+      await handleOnce(options, body, () => options.onEvent(event, request));
       return reply.code(204).send();
     });
   };

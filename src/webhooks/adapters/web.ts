@@ -4,6 +4,7 @@
  * Cloudflare Workers, Vercel Edge. It reads the body as bytes itself, so the signature is checked
  * on exactly what was sent, with Web Crypto (no `node:crypto`).
  */
+import { handleOnce } from '../deliveries.js';
 import { checkDeliveryAsync, requireWebhookSecret, type WebhookHandlerOptions } from '../receive.js';
 
 /** Options of {@link handleWebhook}. */
@@ -73,7 +74,8 @@ export async function handleWebhook(request: Request, options: WebRequestWebhook
   if (rawBody === undefined) return json(413, { error: 'body_too_large' });
   const checked = await checkDeliveryAsync(rawBody, request.headers, secret);
   if ('rejected' in checked) return json(checked.rejected.status, checked.rejected.body);
-  await options.onEvent(checked.event, request);
+  const { event } = checked;
+  await handleOnce(options, rawBody, () => options.onEvent(event, request));
   return new Response(null, { status: 204 });
 }
 

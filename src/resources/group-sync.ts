@@ -1,0 +1,276 @@
+/**
+ * Reconciliation: one pass over every group that can still change, yielding what changed since a
+ * store last saw it. Webhooks can be lost, repeated or reordered, so a pass (nightly, or on each
+ * webhook as a hint) reads the API's current state instead of trusting events.
+ *
+ * The list window is the 14-day request expiry plus a margin: a window of exactly 14 days loses a
+ * group the moment it expires, so its expiry is never seen. Groups the store last saw live that
+ * have left the window are read one by one, and so are groups whose deadline passed while the pass
+ * ran, so an expiry is reported whatever the timing. A completed group older than the window is
+ * no longer watched: a re-open after that is seen through its webhook (`syncEvent`) only.
+ */
+
+import type { RequestOptions } from '../core/http.js';
+import type { PagePromise } from '../core/pagination.js';
+import type { ApplicantGroup, ApplicantGroupListParams } from '../schemas/applicant-groups.js';
+import type { ApplicantGroupReports, ReportSummary } from '../schemas/reports.js';
+
+/** Requests expire when not fully completed within 14 days (docs/wire-contract.md §8). */
+const EXPIRY_MS = 14 * 24 * 60 * 60 * 1000;
+/** Default margin beyond the 14 days: a pass missed for up to two days still sees every expiry. */
+export const DEFAULT_SYNC_MARGIN_MS = 2 * 24 * 60 * 60 * 1000;
+
+/** What a {@link GroupStore} keeps of a group: what sync compares the API's state with. Plain JSON. */
+export interface GroupSnapshot {
+  /** Group identifier. */
+  id: string;
+  /** `status` as last seen. */
+  status: string;
+  /** `is_expired` as last seen. */
+  is_expired: boolean;
+  /** `created_at_timestamp` (Unix seconds): narrows the lookup of a group that left the list window. */
+  created_at_timestamp: number;
+  /** The group's `correlation_id`, `null` when none. */
+  correlation_id: string | null;
+  /** Ids of the group's verifications: how an event naming only a verification finds its group. */
+  verification_ids: string[];
+  /** Ids of every report already reported. */
+  report_ids: string[];
+  /** The applicants' progress when the reports were last read (sync reads them again when it moves). */
+  progress: string;
+}
+
+/** Where sync remembers what it has seen. Methods may return promises (a database). */
+export interface GroupStore {
+  /** The snapshot of a group, or `undefined` when the store has not seen it. */
+  get(groupId: string): GroupSnapshot | undefined | Promise<GroupSnapshot | undefined>;
+  /** Saves a snapshot (replacing the group's previous one). */
+  put(snapshot: GroupSnapshot): void | Promise<void>;
+  /** Every snapshot that is neither completed nor expired: groups that can still change. */
+  live(): Iterable<GroupSnapshot> | Promise<Iterable<GroupSnapshot>>;
+  /** The id of the group a verification belongs to, or `undefined` when unknown. */
+  groupOfVerification(verificationId: string): string | undefined | Promise<string | undefined>;
+}
+
+/** A {@link GroupStore} in memory: for tests, and for one long-lived process. */
+export class MemoryGroupStore implements GroupStore {
+  readonly #groups = new Map<string, GroupSnapshot>();
+  readonly #verifications = new Map<string, string>();
+
+  /** The snapshot of a group. */
+  get(groupId: string): GroupSnapshot | undefined {
+    const snapshot = this.#groups.get(groupId);
+    return snapshot && structuredClone(snapshot);
+  }
+
+  /** Saves a snapshot. */
+  put(snapshot: GroupSnapshot): void {
+    this.#groups.set(snapshot.id, structuredClone(snapshot));
+    for (const id of snapshot.verification_ids) this.#verifications.set(id, snapshot.id);
+  }
+
+  /** Snapshots neither completed nor expired. */
+  live(): GroupSnapshot[] {
+    return [...this.#groups.values()].filter((s) => !isSettled(s)).map((s) => structuredClone(s));
+  }
+
+  /** The group of a verification. */
+  groupOfVerification(verificationId: string): string | undefined {
+    return this.#verifications.get(verificationId);
+  }
+
+  /** Every snapshot, oldest first. */
+  all(): GroupSnapshot[] {
+    return [...this.#groups.values()].map((s) => structuredClone(s));
+  }
+}
+
+/** One change sync found. Every change carries the group as the API holds it now. */
+export type GroupChange =
+  | {
+      /** The store had not seen this group. It may already be completed or expired. */
+      type: 'added';
+      /** The group now. */
+      group: ApplicantGroup;
+    }
+  | {
+      /** `status` changed (or an expired group became live again after a re-open). */
+      type: 'status_changed';
+      /** The group now. */
+      group: ApplicantGroup;
+      /** What the store had seen. */
+      previous: { status: string; is_expired: boolean };
+    }
+  | {
+      /** The group expired since the store last saw it. */
+      type: 'expired';
+      /** The group now. */
+      group: ApplicantGroup;
+    }
+  | {
+      /** A report the store had not seen. */
+      type: 'report_added';
+      /** The group now. */
+      group: ApplicantGroup;
+      /** The report, as the reports list gives it; `reports.retrieve(report.id)` reads it. */
+      report: ReportSummary;
+      /** `household` or `individual`. */
+      scope: 'household' | 'individual';
+    };
+
+/** Options of `applicantGroups.sync`. */
+export interface SyncOptions extends RequestOptions {
+  /** How far beyond the 14-day expiry the list window reaches, in ms. Default 2 days. */
+  marginMs?: number;
+  /** The current time in epoch ms. Default: the client's clock. (Tests pass the mock's clock.) */
+  now?: () => number;
+}
+
+/** What sync needs of the client. */
+export interface SyncSource {
+  /** `applicantGroups.list`. */
+  list(params: ApplicantGroupListParams, options?: RequestOptions): PagePromise<ApplicantGroup>;
+  /** `applicantGroups.findById`. */
+  findById(
+    id: string,
+    hint: { created_at_timestamp?: number; correlation_id?: string | null },
+    options?: RequestOptions,
+  ): Promise<ApplicantGroup | undefined>;
+  /** `applicantGroups.listReports`. */
+  listReports(groupId: string, options?: RequestOptions): PromiseLike<ApplicantGroupReports>;
+  /** The client's clock. */
+  now(): number;
+}
+
+function isSettled(snapshot: Pick<GroupSnapshot, 'status' | 'is_expired'>): boolean {
+  return snapshot.status === 'completed' || snapshot.is_expired;
+}
+
+/** The applicants' progress: reports appear when an applicant completes, which moves this. */
+function progressOf(group: ApplicantGroup): string | undefined {
+  const applicants = group.applicants;
+  // Without applicants in the list answer, progress is unknowable: read the reports every pass.
+  if (!Array.isArray(applicants)) return undefined;
+  return applicants
+    .map((a) => `${a.id}:${a.updated_at ?? ''}:${(a.verifications ?? []).map((v) => v.status).join(',')}`)
+    .join('|');
+}
+
+function verificationIds(group: ApplicantGroup): string[] {
+  return (group.applicants ?? []).flatMap((a) => (a.verifications ?? []).map((v) => v.id));
+}
+
+/**
+ * The changes of one group against its snapshot, saving the snapshot after each yield (so a
+ * consumer that fails on a change sees it again next pass, and never loses it).
+ */
+export async function* diffGroup(
+  source: SyncSource,
+  store: GroupStore,
+  group: ApplicantGroup,
+  options?: RequestOptions,
+): AsyncGenerator<GroupChange, void, undefined> {
+  const previous = await store.get(group.id);
+  const snapshot: GroupSnapshot = previous
+    ? { ...previous, verification_ids: verificationIds(group) }
+    : {
+        id: group.id,
+        status: group.status,
+        is_expired: group.is_expired,
+        created_at_timestamp: group.created_at_timestamp,
+        correlation_id: group.correlation_id ?? null,
+        verification_ids: verificationIds(group),
+        report_ids: [],
+        progress: '',
+      };
+  if (!previous) {
+    yield { type: 'added', group };
+    await store.put(snapshot);
+  } else {
+    const was = { status: previous.status, is_expired: previous.is_expired };
+    if (was.status !== group.status || (was.is_expired && !group.is_expired)) {
+      yield { type: 'status_changed', group, previous: was };
+      snapshot.status = group.status;
+      if (!group.is_expired) snapshot.is_expired = false;
+      await store.put(snapshot);
+    }
+    if (!snapshot.is_expired && group.is_expired) {
+      yield { type: 'expired', group };
+      snapshot.is_expired = true;
+      await store.put(snapshot);
+    }
+  }
+  const progress = progressOf(group);
+  if (progress !== undefined && snapshot.progress === progress) return;
+  if (group.status !== 'not_started') {
+    const reports = await source.listReports(group.id, options);
+    const scoped = [
+      ...reports.individual_reports.map((report) => ({ report, scope: 'individual' as const })),
+      ...reports.household_reports.map((report) => ({ report, scope: 'household' as const })),
+    ];
+    for (const { report, scope } of scoped) {
+      if (snapshot.report_ids.includes(report.id)) continue;
+      yield { type: 'report_added', group, report, scope };
+      snapshot.report_ids = [...snapshot.report_ids, report.id];
+      await store.put(snapshot);
+    }
+  }
+  if (progress === undefined) return;
+  snapshot.progress = progress;
+  await store.put(snapshot);
+}
+
+/** One reconciliation pass; see `applicantGroups.sync`. */
+export async function* syncGroups(
+  source: SyncSource,
+  store: GroupStore,
+  options: SyncOptions = {},
+): AsyncGenerator<GroupChange, void, undefined> {
+  const { marginMs = DEFAULT_SYNC_MARGIN_MS, now = source.now, ...request } = options;
+  if (!(Number.isFinite(marginMs) && marginMs >= 0)) {
+    throw new RangeError(`sync: marginMs must be a non-negative number of ms, got ${marginMs}`);
+  }
+  const createdAfter = Math.floor((now() - EXPIRY_MS - marginMs) / 1000);
+  const seen = new Map<string, ApplicantGroup>();
+  for await (const group of source.list({ created_after: createdAfter }, request)) {
+    if (seen.has(group.id)) continue; // a page shifted by a new group repeats an item
+    seen.set(group.id, group);
+    yield* diffGroup(source, store, group, request);
+  }
+  // Groups last seen live that the window no longer lists, and listed groups whose 14 days ended
+  // while the pass ran: read each again so its expiry is reported now.
+  const end = now();
+  const recheck = [...(await store.live())].filter((snapshot) => {
+    const listed = seen.get(snapshot.id);
+    if (!listed) return true;
+    return !isSettled(listed) && listed.created_at_timestamp * 1000 + EXPIRY_MS <= end;
+  });
+  for (const snapshot of recheck) {
+    const group = await source.findById(
+      snapshot.id,
+      { created_at_timestamp: snapshot.created_at_timestamp },
+      request,
+    );
+    if (group) yield* diffGroup(source, store, group, request);
+  }
+}
+
+/**
+ * Brings one group's snapshot up to the API's state and yields what changed: what a webhook,
+ * taken as a hint, should trigger. `undefined` group id (a verification the store does not know)
+ * yields nothing.
+ */
+export async function* refreshGroup(
+  source: SyncSource,
+  store: GroupStore,
+  groupId: string,
+  options?: RequestOptions,
+): AsyncGenerator<GroupChange, void, undefined> {
+  const known = await store.get(groupId);
+  const group = await source.findById(
+    groupId,
+    known ? { created_at_timestamp: known.created_at_timestamp } : {},
+    options,
+  );
+  if (group) yield* diffGroup(source, store, group, options);
+}

@@ -1,0 +1,329 @@
+/**
+ * The integrator's helpers against the mock over loopback: `householdReport`, `affordability` on
+ * the mock's reports, and `sync` with no webhooks at all (every change found by polling).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  type ApplicantGroupCreateParams,
+  affordability,
+  type GroupChange,
+  isIncomeReport,
+  MemoryGroupStore,
+  ReportExpiredError,
+  VerificationClient,
+} from '../../src/index.js';
+import { createMockServer, type MockServer, REQUEST_EXPIRY_MS } from '../../src/testing/index.js';
+
+let mock: MockServer;
+let client: VerificationClient;
+beforeAll(async () => {
+  // A small page size, so a pass walks several pages.
+  mock = await createMockServer({ seed: 25, pageSize: 2 });
+  client = new VerificationClient({
+    baseURL: mock.url,
+    clientId: mock.clientId,
+    secretKey: mock.secretKey,
+    logLevel: 'off',
+  });
+});
+afterAll(async () => {
+  await client.close();
+  await mock.close();
+});
+beforeEach(() => mock.reset());
+
+function household(tag: string, people: number, rent = 2400): ApplicantGroupCreateParams {
+  return {
+    applicants: Array.from({ length: people }, (_, i) => ({
+      first_name: `P${i}`,
+      last_name: tag,
+      email: `p${i}.${tag}@example.com`,
+    })),
+    property: {
+      name: `House ${tag}`,
+      street_address: '1 Main St',
+      city: 'Boston',
+      state: 'Massachusetts',
+      zip_code: '02110',
+    },
+    decision_maker_display_name: 'Leasing',
+    monthly_rent: rent,
+    correlation_id: `lease-${tag}`,
+  };
+}
+
+const HOUR = 3_600_000;
+
+describe('applicantGroups.householdReport', () => {
+  it('is undefined until every applicant completed, then the newest household report', async () => {
+    const group = await client.applicantGroups.create(household('hr', 2));
+    const [ada, bob] = group.applicants.map((a) => a.id) as [string, string];
+    expect(await client.applicantGroups.householdReport(group.id)).toBeUndefined();
+    mock.applicants.complete(ada);
+    expect(await client.applicantGroups.householdReport(group.id)).toBeUndefined();
+    mock.applicants.complete(bob);
+    const first = await client.applicantGroups.householdReport(group.id);
+    const households = mock.reports.forGroup(group.id).filter((r) => r.kind === 'household');
+    expect(households).toHaveLength(1);
+    expect(first?.report_id).toBe(households[0]?.id);
+    expect(first?.applicant_id ?? null).toBeNull();
+
+    // Re-opened and completed again an hour later: a second household report, and it is current.
+    mock.clock.advance(HOUR);
+    mock.applicants.reopen(bob);
+    mock.applicants.complete(bob);
+    const second = await client.applicantGroups.householdReport(group.id);
+    const now = mock.reports.forGroup(group.id).filter((r) => r.kind === 'household');
+    expect(now).toHaveLength(2);
+    expect(second?.report_id).toBe(now[1]?.id);
+
+    // The current one expired: the older report is not returned in its place.
+    mock.reports.expire(now[1]?.id ?? '');
+    await expect(client.applicantGroups.householdReport(group.id)).rejects.toBeInstanceOf(ReportExpiredError);
+  });
+});
+
+describe('affordability on the mock reports', () => {
+  it('matches the report figures, its criteria rule and the rent', async () => {
+    const group = await client.applicantGroups.create(household('aff', 2, 1800));
+    for (const applicant of group.applicants) mock.applicants.complete(applicant.id);
+    const report = await client.applicantGroups.householdReport(group.id);
+    if (!report || !isIncomeReport(report)) throw new Error('no household income report');
+    const result = affordability(report);
+
+    const { data } = report;
+    const rule = data.criteria_rule_results?.[0];
+    expect(rule?.criteria_used).toBe('three_month_avg_monthly');
+    // Household: the report's recurring three-month average, dollars to cents.
+    const dollars = data.recurring?.three_month_avg_monthly;
+    if (typeof dollars !== 'number') throw new Error('the mock wrote no household figure');
+    const cents = Math.round(dollars * 100);
+    expect(result.householdMonthlyIncomeCents).toBe(cents);
+    // Rent: $1,800 sent on create, 180000 cents in the report.
+    expect(result.rentCents).toBe(180000);
+    expect(result.ratio).toBeCloseTo(cents / 180000, 12);
+    expect(result.threshold).toBe(rule?.multiplier_threshold);
+    expect(result.passed).toBe(cents >= 2.5 * 180000);
+    // The mock's own rule agrees with the SDK's arithmetic.
+    expect(result.passed).toBe(rule?.result === 'passed');
+    // Each applicant: their entry's recurring three-month average.
+    expect(result.applicants.map((a) => a.monthlyIncomeCents)).toEqual(
+      (data.reports ?? []).map((entry) => {
+        const value = entry.recurring?.three_month_avg_monthly;
+        return typeof value === 'number' ? Math.round(value * 100) : null;
+      }),
+    );
+  });
+
+  it('gives income_unknown reasons for an applicant who shares a bank', async () => {
+    const group = await client.applicantGroups.create(household('share', 1, 2000));
+    mock.applicants.complete(group.applicants[0]?.id ?? '', 'share_bank');
+    const report = await client.applicantGroups.householdReport(group.id);
+    if (!report) throw new Error('no household report');
+    const result = affordability(report);
+    // share_bank carries no income data: the mock writes null averages, never zeros.
+    expect(result.householdMonthlyIncomeCents).toBeNull();
+    expect(result.reasons.map((r) => r.code)).toEqual(['income_unknown', 'applicant_income_unknown']);
+  });
+});
+
+/** A change as a short string, so a pass's output reads as a list. */
+function describeChange(change: GroupChange, names: Map<string, string>): string {
+  const name = names.get(change.group.id) ?? change.group.id;
+  switch (change.type) {
+    case 'added':
+      return `added ${name}`;
+    case 'status_changed':
+      return `${name} ${change.previous.status} -> ${change.group.status}`;
+    case 'expired':
+      return `expired ${name}`;
+    case 'report_added':
+      return `${change.scope} report ${name}`;
+  }
+}
+
+describe('applicantGroups.sync with webhooks dropped', () => {
+  const store = () => new MemoryGroupStore();
+  const options = { now: () => mock.clock.now() };
+
+  async function pass(s: MemoryGroupStore, names: Map<string, string>): Promise<string[]> {
+    const out: string[] = [];
+    for await (const change of client.applicantGroups.sync(s, options))
+      out.push(describeChange(change, names));
+    return out;
+  }
+
+  it('yields every new group, completion, expiry and report exactly once', async () => {
+    const s = store();
+    const names = new Map<string, string>();
+    // Every webhook of these groups is lost: the receiver would never hear of any change.
+    mock.webhookFaults.next(1_000, { drop: true });
+    const make = async (tag: string, people: number) => {
+      const group = await client.applicantGroups.create({
+        ...household(tag, people),
+        webhook_url: 'http://127.0.0.1:9/webhooks',
+      });
+      names.set(group.id, tag);
+      return group;
+    };
+    const a = await make('A', 1);
+    const b = await make('B', 2);
+    await make('C', 1);
+    expect((await pass(s, names)).sort()).toEqual(['added A', 'added B', 'added C']);
+    expect(await pass(s, names)).toEqual([]);
+
+    mock.applicants.complete(a.applicants[0]?.id ?? '');
+    mock.applicants.start(b.applicants[0]?.id ?? '');
+    expect((await pass(s, names)).sort()).toEqual([
+      'A not_started -> completed',
+      'B not_started -> in_progress',
+      'household report A',
+      'individual report A',
+    ]);
+    expect(await pass(s, names)).toEqual([]);
+
+    // Fourteen days on: B and C expire; A completed in time and does not.
+    mock.clock.advance(REQUEST_EXPIRY_MS + 1);
+    expect((await pass(s, names)).sort()).toEqual(['expired B', 'expired C']);
+    expect(await pass(s, names)).toEqual([]);
+
+    // A re-opened and completed again: two status changes the pass sees as one (completed to
+    // completed is no change), and two new reports.
+    mock.applicants.reopen(a.applicants[0]?.id ?? '');
+    expect(await pass(s, names)).toEqual(['A completed -> in_progress']);
+    mock.clock.advance(HOUR);
+    mock.applicants.complete(a.applicants[0]?.id ?? '');
+    expect((await pass(s, names)).sort()).toEqual([
+      'A in_progress -> completed',
+      'household report A',
+      'individual report A',
+    ]);
+    expect(await pass(s, names)).toEqual([]);
+    // Every change above came from the list and reports endpoints: each event was dropped.
+    const deliveries = mock.deliveries.all();
+    expect(deliveries.length).toBeGreaterThan(0);
+    expect(deliveries.every((d) => d.dropped === true && d.attempts === 0)).toBe(true);
+  });
+
+  it('reports a group that expires while the pass runs', async () => {
+    const s = store();
+    const names = new Map<string, string>();
+    const old = await client.applicantGroups.create(household('old', 1));
+    names.set(old.id, 'old');
+    expect(await pass(s, names)).toEqual(['added old']);
+    // A minute before the old group's deadline, a new group is created.
+    mock.clock.advance(REQUEST_EXPIRY_MS - 60_000);
+    const fresh = await client.applicantGroups.create(household('fresh', 1));
+    names.set(fresh.id, 'fresh');
+    const seen: string[] = [];
+    for await (const change of client.applicantGroups.sync(s, options)) {
+      seen.push(describeChange(change, names));
+      // Handling the new group takes two minutes: meanwhile the old group's 14 days end.
+      if (change.type === 'added') mock.clock.advance(2 * 60_000);
+    }
+    expect(seen.sort()).toEqual(['added fresh', 'expired old']);
+    expect(await pass(s, names)).toEqual([]);
+  });
+
+  it('sees an expiry after the group left the list window (a pass missed for weeks)', async () => {
+    const s = store();
+    const names = new Map<string, string>();
+    const g = await client.applicantGroups.create(household('gone', 1));
+    names.set(g.id, 'gone');
+    expect(await pass(s, names)).toEqual(['added gone']);
+    mock.clock.advance(40 * 24 * HOUR);
+    expect(await pass(s, names)).toEqual(['expired gone']);
+    expect(s.live()).toEqual([]);
+  });
+
+  it('a consumer that fails on a change sees it again in the next pass', async () => {
+    const s = store();
+    const names = new Map<string, string>();
+    const g = await client.applicantGroups.create(household('crash', 1));
+    names.set(g.id, 'crash');
+    await pass(s, names);
+    mock.applicants.complete(g.applicants[0]?.id ?? '');
+    const handled: string[] = [];
+    await expect(
+      (async () => {
+        for await (const change of client.applicantGroups.sync(s, options)) {
+          const line = describeChange(change, names);
+          if (change.type === 'report_added') throw new Error(`crashed on ${line}`);
+          handled.push(line);
+        }
+      })(),
+    ).rejects.toThrow(/crashed on individual report crash/);
+    expect(handled).toEqual(['crash not_started -> completed']);
+    // The status change was recorded; the report that crashed comes again, then the household one.
+    expect(await pass(s, names)).toEqual(['individual report crash', 'household report crash']);
+    expect(await pass(s, names)).toEqual([]);
+  });
+
+  it('records what each group looks like, verifications included', async () => {
+    const s = store();
+    const g = await client.applicantGroups.create(household('snap', 2));
+    await pass(s, new Map());
+    const verifications = g.applicants.flatMap((a) => (a.verifications ?? []).map((v) => v.id));
+    expect(verifications.length).toBeGreaterThan(0);
+    for (const id of verifications) expect(s.groupOfVerification(id)).toBe(g.id);
+    expect(s.get(g.id)).toMatchObject({
+      id: g.id,
+      status: 'not_started',
+      is_expired: false,
+      correlation_id: 'lease-snap',
+      report_ids: [],
+    });
+  });
+});
+
+describe('applicantGroups.syncEvent: a webhook as a hint', () => {
+  const options = { now: () => mock.clock.now() };
+  async function changes(event: Parameters<typeof client.applicantGroups.syncEvent>[0], s: MemoryGroupStore) {
+    const out: GroupChange[] = [];
+    for await (const change of client.applicantGroups.syncEvent(event, s, options)) out.push(change);
+    return out;
+  }
+
+  it('a late or repeated event yields nothing and never rolls the status back', async () => {
+    const s = new MemoryGroupStore();
+    const group = await client.applicantGroups.create(household('late', 1));
+    const verificationId = group.applicants[0]?.verifications?.[0]?.id ?? '';
+    mock.applicants.complete(group.applicants[0]?.id ?? '');
+    // The group is unknown to the store: the first event runs a sync pass that records it.
+    const reportId = mock.reports.forGroup(group.id)[0]?.id ?? '';
+    const first = await changes(
+      { code: 'REPORT_READY', applicant_group_id: group.id, report_id: reportId, report_type: 'income' },
+      s,
+    );
+    expect(first.map((c) => c.type)).toEqual(['added', 'report_added', 'report_added']);
+    expect(s.get(group.id)?.status).toBe('completed');
+    // VERIFICATION_STARTED arriving last, and the REPORT_READY again: nothing changes.
+    expect(await changes({ code: 'VERIFICATION_STARTED', verification_id: verificationId }, s)).toEqual([]);
+    expect(
+      await changes(
+        { code: 'REPORT_READY', applicant_group_id: group.id, report_id: reportId, report_type: 'income' },
+        s,
+      ),
+    ).toEqual([]);
+    expect(s.get(group.id)?.status).toBe('completed');
+    // A re-open is real news, whichever event points at it.
+    mock.applicants.reopen(group.applicants[0]?.id ?? '');
+    const reopened = await changes(
+      { code: 'VERIFICATION_COMPLETED', verification_id: verificationId, reason_completed: 'finished' },
+      s,
+    );
+    expect(
+      reopened.map((c) =>
+        c.type === 'status_changed' ? `${c.previous.status} -> ${c.group.status}` : c.type,
+      ),
+    ).toEqual(['completed -> in_progress']);
+  });
+
+  it('ignores screening-group events and unknown codes', async () => {
+    const s = new MemoryGroupStore();
+    await client.applicantGroups.create(household('other', 1));
+    expect(await changes({ code: 'SCREENING_GROUP_COMPLETED', screening_group_id: 'x' }, s)).toEqual([]);
+    expect(await changes({ code: 'SOMETHING_NEW' }, s)).toEqual([]);
+    expect(s.all()).toEqual([]);
+  });
+});
