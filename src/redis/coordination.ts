@@ -178,35 +178,52 @@ export class RedisCoordination implements Coordination {
 
   /**
    * Runs `exchange` while this process holds the client id's token-exchange lock. A process that
-   * finds it taken looks again every 10 to 100 ms; after `ttlMs` of that it gives up with a
-   * {@link RedisCoordinationError} (the client then exchanges on its own).
+   * finds it taken looks again every 10 to 100 ms. When Redis cannot be reached, or the lock stays
+   * taken for the whole `ttlMs`, it logs a warning and runs `exchange` unlocked: a second token
+   * exchange is harmless, a call that fails for want of a token is not. An error of `exchange`
+   * itself is passed on unchanged.
    */
   async withTokenExchange<T>(clientId: string, ttlMs: number, exchange: () => Promise<T>): Promise<T> {
     const key = clientKey(this.keyPrefix, checkPart(clientId, 'clientId'), 'token-lock');
     const ttl = checkTtl(ttlMs);
     const holder = randomUUID();
-    const started = Date.now();
-    for (let wait = LOCK_POLL_FIRST_MS; ; wait = Math.min(wait * 2, LOCK_POLL_MAX_MS)) {
-      const taken = await this.#run('withTokenExchange', () => this.#redis.set(key, holder, 'PX', ttl, 'NX'));
-      if (taken === 'OK') break;
-      if (Date.now() - started >= ttl) {
-        throw new RedisCoordinationError(
-          'withTokenExchange',
-          `another process held the token-exchange lock for the whole ${ttl} ms`,
-        );
-      }
-      await sleep(wait);
+    let locked: boolean;
+    try {
+      locked = await this.#takeLock(key, holder, ttl);
+    } catch (error) {
+      this.#logger.warn(
+        `${error instanceof Error ? error.message : 'Redis coordination failed (withTokenExchange).'} The token is exchanged without the fleet's lock.`,
+      );
+      locked = false;
     }
     try {
       return await exchange();
     } finally {
       // Unreleased, the lock lapses after ttlMs: a failure here only delays other processes.
-      await this.#run('withTokenExchange', () => RELEASE_LOCK.run(this.#redis, key, [holder])).catch(
-        (error: unknown) =>
-          this.#logger.warn(
-            `Could not release the token-exchange lock (${error instanceof Error ? error.message : 'unknown'}); it lapses after ${ttl} ms.`,
-          ),
-      );
+      if (locked) {
+        await this.#run('withTokenExchange', () => RELEASE_LOCK.run(this.#redis, key, [holder])).catch(
+          (error: unknown) =>
+            this.#logger.warn(
+              `Could not release the token-exchange lock (${error instanceof Error ? error.message : 'unknown'}); it lapses after ${ttl} ms.`,
+            ),
+        );
+      }
+    }
+  }
+
+  /** Takes the lock, waiting up to `ttl` for another holder; `false` when it stayed taken. */
+  async #takeLock(key: string, holder: string, ttl: number): Promise<boolean> {
+    const started = Date.now();
+    for (let wait = LOCK_POLL_FIRST_MS; ; wait = Math.min(wait * 2, LOCK_POLL_MAX_MS)) {
+      const taken = await this.#run('withTokenExchange', () => this.#redis.set(key, holder, 'PX', ttl, 'NX'));
+      if (taken === 'OK') return true;
+      if (Date.now() - started >= ttl) {
+        this.#logger.warn(
+          `Another process held the token-exchange lock for the whole ${ttl} ms; the token is exchanged without it.`,
+        );
+        return false;
+      }
+      await sleep(wait);
     }
   }
 

@@ -172,6 +172,29 @@ describe.each(MODES)('RedisCoordination on Redis ($name)', ({ nodes }) => {
     expect(await second.withTokenExchange(clientId, 60_000, async () => 'next')).toBe('next');
   });
 
+  it('exchanges without the lock, and says so, when another process keeps it for the whole ttl', async () => {
+    const logger = collectingLogger();
+    const [holder, waiter] = [processCoordination(), processCoordination(logger)];
+    const redis = server.connect();
+    connections.push(redis);
+    const clientId = randomUUID();
+    let release: () => void = () => {};
+    const holding = holder.withTokenExchange(
+      clientId,
+      60_000,
+      () => new Promise<void>((resolve) => (release = resolve)),
+    );
+    await eventually('the holder takes the lock', async () =>
+      (await redis.exists(`av:{${clientId}}:token-lock`)) === 1 ? true : undefined,
+    );
+    expect(await waiter.withTokenExchange(clientId, 100, async () => 'alone')).toBe('alone');
+    expect(logger.lines).toEqual([
+      '[applicant-verification] Another process held the token-exchange lock for the whole 100 ms; the token is exchanged without it.',
+    ]);
+    release();
+    await holding;
+  });
+
   it('tells every subscriber of the client id about a pause, keeping the later one', async () => {
     const fleet = [1, 2, 3, 4].map(() => processCoordination());
     const clientId = randomUUID();
@@ -260,7 +283,8 @@ describe.each(MODES)('RedisCoordination on Redis ($name)', ({ nodes }) => {
     await eventually('the holder takes the token-exchange lock', async () =>
       (await redis.exists(`av:{${clientId}}:token-lock`)) === 1 ? true : undefined,
     );
-    const waiting = caught(coordination.withTokenExchange(clientId, 30_000, async () => 'never'));
+    // It exchanges without the lock once Redis is gone: a second token beats a failed call.
+    const waiting = coordination.withTokenExchange(clientId, 30_000, async () => 'exchanged alone');
 
     await server.stop();
     const failures = await Promise.all([
@@ -269,8 +293,13 @@ describe.each(MODES)('RedisCoordination on Redis ($name)', ({ nodes }) => {
       caught(coordination.readCreateOutcome(clientId, 'c-down')),
       caught(coordination.releaseCreateLease(lease)),
       caught(coordination.publishPause(clientId, Date.now() + 1_000)),
-      waiting,
     ]);
+    expect(await waiting).toBe('exchanged alone');
+    expect(logger.lines).toContainEqual(
+      expect.stringMatching(
+        /^\[applicant-verification\] Redis coordination failed \(withTokenExchange\): .+\. The token is exchanged without the fleet's lock\.$/,
+      ),
+    );
     for (const failure of failures) {
       expect(failure).toBeInstanceOf(RedisCoordinationError);
       expect((failure as Error).message).toMatch(
@@ -283,7 +312,6 @@ describe.each(MODES)('RedisCoordination on Redis ($name)', ({ nodes }) => {
       'readCreateOutcome',
       'releaseCreateLease',
       'publishPause',
-      'withTokenExchange',
     ]);
     releaseHolder();
     await holding.catch(() => {});
