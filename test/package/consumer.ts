@@ -48,11 +48,15 @@ export function rejectsWrongTypes(client: VerificationClient): Promise<Applicant
   });
 }
 
-/** Never called: the Redis entry's classes take an ioredis connection (the optional peer). */
-export function fleetTokenStore(redis: Redis, clientId: string): RedisTokenStore {
+/** Never called: a fleet's client, with the Redis entry's classes on an ioredis connection (the optional peer). */
+export function fleetClient(redis: Redis, clientId: string): VerificationClient {
   // @ts-expect-error a connection, not a URL
   void new RedisCoordination('redis://localhost');
-  return new RedisTokenStore(redis, { clientId });
+  return new VerificationClient({
+    clientId,
+    coordination: new RedisCoordination(redis),
+    tokenStore: new RedisTokenStore(redis, { clientId }),
+  });
 }
 
 main().catch((error: unknown) => {
