@@ -19,13 +19,13 @@ import {
   type ApplicantGroupListParams,
   applicantGroupCreateParamsSchema,
 } from '../schemas/applicant-groups.js';
+import { rentCentsMeant } from '../schemas/rent.js';
 import { CorrelationConflictError } from './correlation-conflict.js';
 import { groupsUnder, newestGroup } from './group-lookup.js';
 import {
   type HouseholdBody,
   type HouseholdGroup,
   householdDifferences,
-  intendedRentCents,
   isSameHousehold,
 } from './household-match.js';
 
@@ -80,7 +80,7 @@ function stableJson(value: unknown): string {
 function asGroup(body: HouseholdBody): HouseholdGroup {
   return {
     applicants: body.applicants,
-    monthly_rent_cents: intendedRentCents(body),
+    monthly_rent_cents: rentCentsMeant(body) ?? Number.NaN,
     unit_number: body.property?.unit ?? '',
   };
 }

@@ -6,7 +6,7 @@
  *
  * Differences name counts and amounts, never an applicant's email: they end up in error messages.
  */
-import { dollarsToCents } from '../helpers/money.js';
+import { rentCentsMeant } from '../schemas/rent.js';
 
 /** One way a group differs from the household a create body describes. */
 export type HouseholdDifference =
@@ -60,12 +60,6 @@ export interface HouseholdGroup {
   readonly unit_number?: string | null | undefined;
 }
 
-/** The rent a create body means, in cents: `monthly_rent_cents` if given, else `monthly_rent` × 100. */
-export function intendedRentCents(body: HouseholdBody): number {
-  if (typeof body.monthly_rent_cents === 'number') return body.monthly_rent_cents;
-  return dollarsToCents(body.monthly_rent ?? Number.NaN);
-}
-
 function emailSet(applicants: readonly { readonly email: string }[]): Set<string> {
   return new Set(applicants.map((applicant) => applicant.email.trim().toLowerCase()));
 }
@@ -76,12 +70,12 @@ function unitOf(unit: string | null | undefined): string {
 
 /**
  * How `group` differs from the household `body` describes; empty when it is that household.
- * `intendedCents` is the rent that was meant (default: {@link intendedRentCents} of the body).
+ * `intendedCents` is the rent that was meant (default: `rentCentsMeant(body)`; a body with no rent matches no rent).
  */
 export function householdDifferences(
   group: HouseholdGroup,
   body: HouseholdBody,
-  intendedCents: number = intendedRentCents(body),
+  intendedCents: number = rentCentsMeant(body) ?? Number.NaN,
 ): HouseholdDifference[] {
   const differences: HouseholdDifference[] = [];
   const wanted = emailSet(body.applicants);

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
   type HouseholdBody,
   householdDifferences,
-  intendedRentCents,
   isSameHousehold,
   matchesHousehold,
+  rentCentsMeant,
 } from '../../src/index.js';
 
 const group = {
@@ -48,8 +48,8 @@ describe('householdDifferences', () => {
   });
 
   it('the rent meant: monthly_rent_cents when given, else monthly_rent in dollars', () => {
-    expect(intendedRentCents({ applicants: [], monthly_rent: 1850.5 })).toBe(185_050);
-    expect(intendedRentCents({ applicants: [], monthly_rent_cents: 185_050 })).toBe(185_050);
+    expect(rentCentsMeant({ monthly_rent: 1850.5 })).toBe(185_050);
+    expect(rentCentsMeant({ monthly_rent_cents: 185_050 })).toBe(185_050);
     expect(householdDifferences(group, { ...body, monthly_rent: undefined }, 195_050)).toEqual([]);
   });
 

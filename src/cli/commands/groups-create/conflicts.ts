@@ -9,8 +9,8 @@ import {
   type ApplicantGroupCreateParams,
   centsToDollars,
   householdDifferences,
-  intendedRentCents,
   isSameHousehold,
+  rentCentsMeant,
 } from 'applicant-verification';
 
 /** Both sides of a conflict, for the results log and the message. */
@@ -34,7 +34,7 @@ function emailsOf(applicants: readonly { email: string }[]): string[] {
 export function findConflict(group: ApplicantGroup, body: ApplicantGroupCreateParams): Conflict | undefined {
   const serverEmails = emailsOf(group.applicants);
   const rowEmails = emailsOf(body.applicants);
-  const rowRentCents = intendedRentCents(body);
+  const rowRentCents = rentCentsMeant(body) ?? Number.NaN;
   // The SDK's one comparator decides (applicants, rent, unit), as createOnce and recovery do.
   const differences = householdDifferences(group, body);
   if (isSameHousehold(differences)) return undefined;
