@@ -4,7 +4,7 @@
  * present must still have the documented type. Amounts are in DOLLARS as the service reports
  * them (`1850.25`), unlike the `*_cents` fields of groups.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   centsSchema,
   dateTimeSchema,
