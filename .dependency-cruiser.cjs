@@ -20,13 +20,13 @@ module.exports = {
     {
       name: 'edge-entry-reaches-no-node-only-module',
       comment:
-        'src/edge.ts (export conditions workerd, edge-light, worker) never reaches the files that load undici or Node built-ins: the Node client and connector, the undici transport and dispatchers, the file token store, the Express and Fastify adapters, the testing kit, the CLI (reachability follows type-only imports too, so undici, whose types ClientOptions names, is left to the next rule). `npm run check:edge` proves the same on the bundle.',
+        'src/edge.ts (export conditions workerd, edge-light, worker) never reaches the files that load undici or Node built-ins: the Node client and connector, the undici transport and dispatchers, the file token store and file coordination, the Express and Fastify adapters, the testing kit, the CLI (reachability follows type-only imports too, so undici, whose types ClientOptions names, is left to the next rule). `npm run check:edge` proves the same on the bundle.',
       severity: 'error',
       from: { path: '^src/edge\\.ts$' },
       to: {
         path: [
           '^src/client\\.ts$',
-          '^src/core/(node-connector|undici-transport|dispatcher|file-token-store)\\.ts$',
+          '^src/core/(node-connector|undici-transport|dispatcher|file-token-store|file-coordination)\\.ts$',
           '^src/webhooks/adapters/(express|fastify)\\.ts$',
           '^src/(testing|cli)/',
         ],
@@ -41,7 +41,7 @@ module.exports = {
       from: {
         path: '^src/(core|webhooks|resources|schemas|helpers|edge)/|^src/(client-base|edge)\\.ts$',
         pathNot: [
-          '^src/core/(node-connector|undici-transport|dispatcher|file-token-store)\\.ts$',
+          '^src/core/(node-connector|undici-transport|dispatcher|file-token-store|file-coordination)\\.ts$',
           '^src/webhooks/adapters/(express|fastify)\\.ts$',
         ],
       },

@@ -8,7 +8,7 @@
  * VERIFICATION_SECRET_KEY and pass `--live` (it then creates a real group and sends real
  * invitations, so use test applicants).
  */
-import { centsToDollars, isIncomeReport, VerificationClient } from 'applicant-verification';
+import { affordability, centsToDollars, isIncomeReport, VerificationClient } from 'applicant-verification';
 import { createMockServer } from 'applicant-verification/testing';
 
 const live = process.argv.includes('--live');
@@ -64,7 +64,8 @@ try {
     if (!isIncomeReport(report)) continue;
     const entry = report.data.reports?.[0];
     const monthly = report.data.recurring?.three_month_avg_monthly;
-    const ratio = typeof monthly === 'number' ? (monthly / rent).toFixed(2) : 'n/a';
+    // Income to rent as the report's own criteria rule defines it; a null figure is unknown.
+    const ratio = affordability(report).ratio?.toFixed(2) ?? 'n/a';
     const criteria = (report.data.criteria_rule_results ?? []).map(
       (rule) => `${rule.criteria_used}: ${rule.result}`,
     );
@@ -76,8 +77,11 @@ try {
     const report = await client.reports.retrieve(summary.id);
     if (!isIncomeReport(report)) continue;
     const monthly = report.data.recurring?.three_month_avg_monthly;
-    const results = (report.data.criteria_rule_results ?? []).map((rule) => rule.result).join(', ');
-    console.log(`Household: recurring ${dollars(monthly)}/month; criteria ${results || 'none'}`);
+    const decision = affordability(report);
+    const verdict = decision.passed ? 'passes' : `fails (${decision.reasons.map((r) => r.code).join(', ')})`;
+    console.log(
+      `Household: recurring ${dollars(monthly)}/month, ${decision.ratio?.toFixed(2) ?? 'n/a'}x rent: ${verdict} (threshold ${decision.threshold}x)`,
+    );
 
     // 5. Download its PDF (the link is pre-signed: no Authorization header is sent).
     const pdf = await client.reports.downloadPdf(report);

@@ -5,9 +5,9 @@
  *
  *   npx vitest run --config examples/vitest.config.ts
  *
- * In your project, put it under your tests (e.g. `test/screening.test.ts`) and run `npx vitest`.
+ * In your project, put it among your tests (e.g. as `screening.test.ts`) and run `npx vitest`.
  */
-import { type ApplicantGroup, isIncomeReport, VerificationClient } from 'applicant-verification';
+import { type ApplicantGroup, affordability, VerificationClient } from 'applicant-verification';
 import { createMockServer, type MockServer, REQUEST_EXPIRY_MS } from 'applicant-verification/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
@@ -34,14 +34,13 @@ async function inviteApplicants(client: VerificationClient, leaseId: string): Pr
   });
 }
 
-/** Household recurring income divided by rent, or `undefined` while no household report exists. */
-async function incomeToRent(client: VerificationClient, group: ApplicantGroup): Promise<number | undefined> {
-  const { household_reports } = await client.applicantGroups.listReports(group.id);
-  const summary = household_reports[0];
-  if (!summary) return undefined;
-  const report = await client.reports.retrieve(summary.id);
-  const monthly = isIncomeReport(report) ? report.data.recurring?.three_month_avg_monthly : undefined;
-  return typeof monthly === 'number' ? monthly / (group.monthly_rent_cents / 100) : undefined;
+/** Household income to rent (the SDK's `affordability`), or `undefined` while no household report exists. */
+async function incomeToRent(
+  client: VerificationClient,
+  group: ApplicantGroup,
+): Promise<number | null | undefined> {
+  const report = await client.applicantGroups.householdReport(group.id);
+  return report && affordability(report).ratio;
 }
 
 // ---- The tests --------------------------------------------------------------------------------

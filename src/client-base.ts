@@ -5,7 +5,9 @@
 import { StaticTokenSource, TokenManager, type TokenSource } from './core/auth.js';
 import { realClock } from './core/clock.js';
 import type { Connector } from './core/connector.js';
+import { publishPause, sharePauses, withCoordinatedExchange } from './core/coordinated.js';
 import { HttpCore } from './core/http.js';
+import { processCoordination } from './core/in-process-coordination.js';
 import { INSPECT } from './core/inspect.js';
 import { Limiter } from './core/limiter.js';
 import { createLogger } from './core/log.js';
@@ -24,6 +26,7 @@ import { withTokenStore } from './core/token-store.js';
 import { ApplicantGroups } from './resources/applicant-groups.js';
 import { Auth } from './resources/auth.js';
 import { OPERATIONS } from './resources/operations.js';
+import { RentEchoCheck } from './resources/rent-echo.js';
 import { Reports } from './resources/reports.js';
 import { groupMayHaveBeenCreated } from './resources/resource.js';
 import { ScreeningGroups } from './resources/screening-groups.js';
@@ -39,7 +42,11 @@ export class ClientBase {
   readonly applicantGroups: ApplicantGroups;
   /** Reports: detail and PDF. */
   readonly reports: Reports;
-  /** Screening groups (the earlier interface). */
+  /**
+   * Screening groups: the earlier interface, filed by the service under a deprecated version.
+   * @deprecated Use {@link ClientBase.applicantGroups} and {@link ClientBase.reports}, the current
+   * family. Kept for accounts that still use screening groups.
+   */
   readonly screeningGroups: ScreeningGroups;
   /** Webhook signature checks, keyed with the client's secret key. */
   readonly webhooks: Webhooks;
@@ -61,6 +68,7 @@ export class ClientBase {
   /** A raw POST to `path`, never resent after an ambiguous failure without a `lookup`; see {@link VerificationClient.request}. */
   readonly post: RawPostMethod;
   readonly #close: () => Promise<void>;
+  readonly #stopPauses: () => void;
 
   /** Options default to the `VERIFICATION_*` environment variables; see {@link ClientOptions}. */
   constructor(options: ClientOptions, connector: Connector) {
@@ -72,6 +80,8 @@ export class ClientBase {
     const logger = createLogger(resolved.logLevel, resolved.logger, secrets);
     const clock = resolved.clock ?? realClock;
     const origin = resolved.baseURL.origin;
+    // A static token has no client id: its processes coordinate under one shared stand-in.
+    const coordinationKey = resolved.credentials?.clientId ?? 'access-token';
     this.baseURL = resolved.baseURL.href;
     const connection = connector.connect(origin, { dispatcher: resolved.dispatcher, fetch: resolved.fetch });
     this.#close = connection.close;
@@ -94,20 +104,35 @@ export class ClientBase {
       },
       defaultHeaders: resolved.defaultHeaders,
       secrets,
+      coordination: resolved.coordination ?? processCoordination(origin),
+      coordinationKey,
+      onRateLimitPause: resolved.coordination
+        ? (until) => publishPause(resolved.coordination, coordinationKey, until, logger)
+        : undefined,
     });
     const tokens: TokenSource = resolved.credentials
       ? new TokenManager(
-          withTokenStore(
-            createTokenExchange(core, resolved.credentials),
-            resolved.tokenStore,
+          withCoordinatedExchange(
+            withTokenStore(
+              createTokenExchange(core, resolved.credentials),
+              resolved.tokenStore,
+              resolved.credentials.clientId,
+              logger,
+            ),
+            resolved.coordination,
             resolved.credentials.clientId,
-            logger,
+            core.createBudgetMs(),
           ),
           logger,
+          () => clock.now(),
         )
       : new StaticTokenSource(resolved.accessToken ?? '');
+    this.#stopPauses = sharePauses(core, resolved.coordination, coordinationKey, logger);
     core.useTokens(tokens);
-    this.applicantGroups = new ApplicantGroups(core);
+    this.applicantGroups = new ApplicantGroups(
+      core,
+      new RentEchoCheck(resolved.apiRentUnit, resolved.rentUnitMismatch, logger),
+    );
     this.reports = new Reports(core);
     this.screeningGroups = new ScreeningGroups(core);
     this.webhooks = new Webhooks(resolved.secretKey);
@@ -121,6 +146,7 @@ export class ClientBase {
 
   /** Closes the connections the client opened, so a batch script can exit. */
   close(): Promise<void> {
+    this.#stopPauses();
     return this.#close();
   }
 

@@ -10,6 +10,7 @@
 
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
 export { type BatchOptions, type BatchProgress, mapSettled, type Settled } from './core/batch.js';
+export type { Clock } from './core/clock.js';
 export type {
   Coordination,
   CreateLease,
@@ -44,6 +45,7 @@ export {
   WebhookVerificationError,
 } from './core/errors.js';
 export type { RequestOptions } from './core/http.js';
+export { InProcessCoordination } from './core/in-process-coordination.js';
 export { isLogLevel, type Logger, type LogLevel } from './core/log.js';
 export type { ClientOptions } from './core/options.js';
 export { ConfigurationError } from './core/options.js';
@@ -69,7 +71,7 @@ export {
 } from './core/tracing.js';
 export type { ValidationMode } from './core/validate.js';
 export { VerificationClient } from './edge/client.js';
-export { expressWebhook, FileTokenStore, fastifyWebhook } from './edge/node-only.js';
+export { expressWebhook, FileCoordination, FileTokenStore, fastifyWebhook } from './edge/node-only.js';
 export * from './helpers/index.js';
 export {
   ApplicantGroups,
@@ -79,6 +81,9 @@ export {
   type WaitOptions,
 } from './resources/applicant-groups.js';
 export { Auth } from './resources/auth.js';
+export { CorrelationConflictError } from './resources/correlation-conflict.js';
+export type { CreateOnceResult } from './resources/create-once.js';
+export { CLOCK_SKEW_ALLOWANCE_MS } from './resources/group-lookup.js';
 export {
   DEFAULT_SYNC_MARGIN_MS,
   type GroupChange,
@@ -87,8 +92,17 @@ export {
   MemoryGroupStore,
   type SyncOptions,
 } from './resources/group-sync.js';
+export {
+  type HouseholdBody,
+  type HouseholdDifference,
+  type HouseholdGroup,
+  householdDifferences,
+  isSameHousehold,
+  matchesHousehold,
+} from './resources/household-match.js';
 export { currentHouseholdReport } from './resources/household-report.js';
 export { operationChannelName, TRACED_OPERATIONS, type TracedOperation } from './resources/operations.js';
+export { RentUnitMismatchError, type RentUnitMismatchPolicy } from './resources/rent-echo.js';
 export { Reports } from './resources/reports.js';
 export { ScreeningGroups } from './resources/screening-groups.js';
 export { Webhooks } from './resources/webhooks.js';

@@ -6,6 +6,7 @@
 export { VerificationClient } from './client.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
 export { type BatchOptions, type BatchProgress, mapSettled, type Settled } from './core/batch.js';
+export type { Clock } from './core/clock.js';
 export type {
   Coordination,
   CreateLease,
@@ -39,8 +40,10 @@ export {
   VerificationError,
   WebhookVerificationError,
 } from './core/errors.js';
+export { FileCoordination } from './core/file-coordination.js';
 export { FileTokenStore } from './core/file-token-store.js';
 export type { RequestOptions } from './core/http.js';
+export { InProcessCoordination } from './core/in-process-coordination.js';
 export { isLogLevel, type Logger, type LogLevel } from './core/log.js';
 export type { ClientOptions } from './core/options.js';
 export { ConfigurationError } from './core/options.js';
@@ -57,6 +60,7 @@ export type {
 export { maskText } from './core/redact.js';
 export type { StoredToken, TokenStore } from './core/token-store.js';
 export {
+  type AlertTraceEvent,
   type AttemptTraceEvent,
   type LookupTraceEvent,
   type OperationTraceContext,
@@ -74,6 +78,9 @@ export {
   type WaitOptions,
 } from './resources/applicant-groups.js';
 export { Auth } from './resources/auth.js';
+export { CorrelationConflictError } from './resources/correlation-conflict.js';
+export type { CreateOnceResult } from './resources/create-once.js';
+export { CLOCK_SKEW_ALLOWANCE_MS } from './resources/group-lookup.js';
 export {
   DEFAULT_SYNC_MARGIN_MS,
   type GroupChange,
@@ -82,8 +89,17 @@ export {
   MemoryGroupStore,
   type SyncOptions,
 } from './resources/group-sync.js';
+export {
+  type HouseholdBody,
+  type HouseholdDifference,
+  type HouseholdGroup,
+  householdDifferences,
+  isSameHousehold,
+  matchesHousehold,
+} from './resources/household-match.js';
 export { currentHouseholdReport } from './resources/household-report.js';
 export { operationChannelName, TRACED_OPERATIONS, type TracedOperation } from './resources/operations.js';
+export { RentUnitMismatchError, type RentUnitMismatchPolicy } from './resources/rent-echo.js';
 export { Reports } from './resources/reports.js';
 export { ScreeningGroups } from './resources/screening-groups.js';
 export { Webhooks } from './resources/webhooks.js';

@@ -98,15 +98,21 @@ export class TokenManager implements TokenSource {
   #expiresAt = 0;
   #refreshing: Promise<string> | undefined;
   #warnedAboutClaims = false;
+  readonly #now: () => number;
 
-  /** `exchange` performs POST /api/v1/tenants/auth (one attempt: the calling attempt retries) and returns the JWT. */
-  constructor(exchange: TokenExchange, logger: Logger) {
+  /**
+   * `exchange` performs POST /api/v1/tenants/auth (one attempt: the calling attempt retries) and
+   * returns the JWT. `now` is the client's clock (epoch ms), so a test clock shared with the mock
+   * sees tokens expire when the mock does.
+   */
+  constructor(exchange: TokenExchange, logger: Logger, now: () => number = Date.now) {
     this.#exchange = exchange;
     this.#logger = logger;
+    this.#now = now;
   }
 
   get(): Promise<string> {
-    if (this.#token !== undefined && Date.now() < this.#expiresAt - REFRESH_MARGIN_MS) {
+    if (this.#token !== undefined && this.#now() < this.#expiresAt - REFRESH_MARGIN_MS) {
       return Promise.resolve(this.#token);
     }
     this.#refreshing ??= this.#refresh();
@@ -127,7 +133,9 @@ export class TokenManager implements TokenSource {
       const token = typeof issued === 'string' ? issued : issued.token;
       this.#token = token;
       const { expiresAt, problem } =
-        typeof issued === 'string' ? readTokenLifetime(token, Date.now()) : { ...issued, problem: undefined };
+        typeof issued === 'string'
+          ? readTokenLifetime(token, this.#now())
+          : { ...issued, problem: undefined };
       this.#expiresAt = expiresAt;
       if (problem && !this.#warnedAboutClaims) {
         this.#warnedAboutClaims = true;
@@ -137,7 +145,7 @@ export class TokenManager implements TokenSource {
         log.call(this.#logger, `The access token's claims look wrong: ${problem.text}. (Logged once.)`);
       }
       this.#logger.info('Obtained an access token', {
-        expiresInSeconds: Math.round((this.#expiresAt - Date.now()) / 1000),
+        expiresInSeconds: Math.round((this.#expiresAt - this.#now()) / 1000),
       });
       return token;
     } finally {

@@ -332,7 +332,8 @@ export class ResponseTooLargeError extends VerificationError {
  * A create failed in a way that leaves it unknown whether the server created the group (and sent
  * invitations). The SDK did not resend, to avoid duplicate emails. With a `correlationId` it
  * looked the group up for the whole grace window without finding it: look it up again later
- * (`findByCorrelationId`) and create it again only if it is still absent.
+ * (`createOnce` with the same body returns it if it appeared, and creates it only if it is still
+ * absent).
  */
 export class GroupMayHaveBeenCreatedError extends VerificationError {
   override name = 'GroupMayHaveBeenCreatedError';
@@ -356,7 +357,7 @@ export class GroupMayHaveBeenCreatedError extends VerificationError {
     super(
       `${what ?? `The create request to ${path}`} failed after it may have reached the server, so the group may have been created and invitations sent; it was not resent. ${
         correlationId
-          ? `Looked up by correlation_id "${correlationId}": ${searched ?? 'not found'}. Look it up again later (findByCorrelationId) and create it again only if it is still absent.`
+          ? `Looked up by correlation_id "${correlationId}": ${searched ?? 'not found'}. Later, call createOnce with the same body: it returns the group if it appeared and creates it only if it is still absent.`
           : 'Pass a correlation_id on creates so the SDK can look the group up instead.'
       }`,
       { cause },

@@ -11,6 +11,7 @@ import type { TokenSource } from './auth.js';
 import { type Call, fillPath, isAbsolute, mergeExtra, type PreparedCall } from './call.js';
 import { CallContext, formatDuration } from './call-context.js';
 import type { Clock } from './clock.js';
+import type { Coordination } from './coordination.js';
 import { lookupBeforeResend, recoverAmbiguousCreate } from './create-recovery.js';
 import { decodeErrorBody, excerpt, oversizeDetail, utf8 } from './error-body.js';
 import {
@@ -23,6 +24,8 @@ import {
   safeHeaders,
 } from './errors.js';
 import { checkFileURL } from './file-url.js';
+import { checkHeaderValues } from './headers.js';
+import { InProcessCoordination } from './in-process-coordination.js';
 import { type Limiter, QueueTimeoutError } from './limiter.js';
 import type { Logger } from './log.js';
 import { maskText } from './redact.js';
@@ -45,6 +48,8 @@ import {
 import { parseRequest, parseResponse, type ValidationMode } from './validate.js';
 
 export type { Call, RequestOptions } from './call.js';
+
+import type { RequestOptions } from './call.js';
 
 /** Settings HttpCore runs with, resolved by the client. */
 export interface HttpCoreConfig {
@@ -70,6 +75,12 @@ export interface HttpCoreConfig {
   defaultHeaders: Record<string, string>;
   /** The client's secret key and tokens, scrubbed from whatever server text errors repeat. */
   secrets: KnownSecrets;
+  /** What the client's processes share (create leases, the token exchange, 429 pauses); default in-process. */
+  coordination?: Coordination | undefined;
+  /** The key this client coordinates under: its client id (or a stand-in for a static token). */
+  coordinationKey?: string | undefined;
+  /** Called with the end of each client-wide 429 pause (epoch ms), to publish it to the fleet. */
+  onRateLimitPause?: ((untilEpochMs: number) => void) | undefined;
 }
 
 const EMPTY_BODY = Symbol('empty body');
@@ -94,6 +105,7 @@ export class HttpCore {
   /** Whether debug lines are written: they are built (paths masked) only then. */
   readonly #debug: boolean;
   #tokens: TokenSource | undefined;
+  #coordination: Coordination | undefined;
 
   constructor(config: HttpCoreConfig) {
     this.#config = config;
@@ -108,6 +120,17 @@ export class HttpCore {
   /** The clock the core waits with (resources poll with it too). */
   get clock(): Clock {
     return this.#config.clock;
+  }
+
+  /** What the client's processes share. */
+  get coordination(): Coordination {
+    this.#coordination ??= this.#config.coordination ?? new InProcessCoordination();
+    return this.#coordination;
+  }
+
+  /** The key this client coordinates under (its client id). */
+  get coordinationKey(): string {
+    return this.#config.coordinationKey ?? '';
   }
 
   /** The base URL's path prefix, without a trailing slash. */
@@ -238,12 +261,46 @@ export class HttpCore {
     }
   }
 
+  /** Pauses the whole client (and, through `onRateLimitPause`, its fleet); above the cap, nothing. */
+  #pause(ms: number | undefined): void {
+    if (ms === undefined) return;
+    this.#config.limiter.pauseFor(ms);
+    this.#config.onRateLimitPause?.(this.#config.clock.now() + ms);
+  }
+
+  /** Holds this client's requests until `untilEpochMs` (a pause another process published). */
+  pauseUntil(untilEpochMs: number): void {
+    const ms = untilEpochMs - this.#config.clock.now();
+    if (ms > 0) this.#config.limiter.pauseFor(ms);
+  }
+
+  /** The client's default grace window of a create's recovery (ms). */
+  get createGraceWindowMs(): number {
+    return this.#config.createGraceWindow;
+  }
+
+  /**
+   * The longest a create with these options can run (ms): its deadline, its grace window and one
+   * more lookup. A create lease must outlive it.
+   */
+  createBudgetMs(options: RequestOptions = {}): number {
+    const config = this.#config;
+    const timeout = Math.min(options.timeout ?? config.timeout, MAX_TIMER_MS);
+    const deadline =
+      options.deadline ??
+      config.deadline ??
+      defaultDeadlineMs(timeout, options.maxRetries ?? config.maxRetries);
+    return deadline + (options.createGraceWindow ?? config.createGraceWindow) + timeout;
+  }
+
   #recovered<T>(found: T): WithResponse<T> {
     return { data: found, response: { status: 200, headers: {}, requestId: undefined } };
   }
 
   /** Checks path parameters, query and body before any I/O; the prepared call carries wire values. */
   #prepare<S extends z.ZodType>(call: Call<S>): PreparedCall<S> {
+    checkHeaderValues(this.#config.defaultHeaders, 'defaultHeaders');
+    if (call.options?.headers) checkHeaderValues(call.options.headers, 'headers');
     const path = call.pathParams ? fillPath(call.path, call.pathParams) : call.path;
     const parsedQuery = call.querySchema
       ? parseRequest(call.querySchema, call.query ?? {}, 'Invalid parameters')
@@ -376,8 +433,7 @@ export class HttpCore {
             maxResponseBytes: config.maxResponseBytes,
           });
           // Pause the whole client before this slot frees, so no queued request slips through.
-          if (answer.status === 429)
-            config.limiter.pauseFor(rateLimitPauseMs(answer.headers, config.clock.now()));
+          if (answer.status === 429) this.#pause(rateLimitPauseMs(answer.headers, config.clock.now()));
           return answer;
         },
         { signal, maxWaitMs: attemptMs },
@@ -450,6 +506,7 @@ export class HttpCore {
       this.#config.logger,
       () => `Unexpected response to ${label()}`,
       call.callerSchema !== true,
+      (raw) => this.#config.secrets.scrubDeep(raw),
     );
     return { data, response: info };
   }

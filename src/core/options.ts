@@ -4,6 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Clock } from './clock.js';
+import type { Coordination } from './coordination.js';
 import { VerificationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './log.js';
 import type { TokenStore } from './token-store.js';
@@ -64,8 +65,32 @@ export interface ClientOptions {
   allowInsecureHttp?: boolean | undefined;
   /** Headers added to every API request (never sent to a PDF file host). */
   defaultHeaders?: Record<string, string> | undefined;
-  /** @internal The time source of the SDK's own waits (backoff, pauses, grace window, polling); tests shorten them. */
+  /**
+   * How the API reads an applicant-group create's `monthly_rent`: `'dollars'` (default, the
+   * interface spec) or `'cents'` (the service's own reference). The SDK converts the rent you give
+   * (`monthly_rent` dollars or `monthly_rent_cents`) and sends `monthly_rent` in this unit. Each
+   * create's echo is checked: see `rentUnitMismatch` and the README's "Rent unit".
+   */
+  apiRentUnit?: 'dollars' | 'cents' | undefined;
+  /**
+   * What a client does after a create's echoed `monthly_rent_cents` shows the API reads the other
+   * unit (a factor of 100 off): `'refuse'` (default) refuses its later creates before any I/O;
+   * `'continue'` only logs (at error level) and publishes the alert. The group is returned either way.
+   */
+  rentUnitMismatch?: 'refuse' | 'continue' | undefined;
+  /**
+   * The time source of the SDK's own waits (retry backoff, 429 pauses, a create's grace window,
+   * polling) and of its deadlines. Default: the wall clock and real timers. In tests, pass the
+   * mock's `testClock` (`applicant-verification/testing`): the waits then take no real time and
+   * the SDK and the mock share one time.
+   */
   clock?: Clock | undefined;
+  /**
+   * What the processes behind one client id share: who may send a create for a correlation id
+   * (`createOnce`), one token exchange at a time, and the pause after a 429. Default: in-process
+   * (costs nothing). `FileCoordination` covers the processes of one machine.
+   */
+  coordination?: Coordination | undefined;
 }
 
 /** Options with defaults applied and checks passed. */
@@ -79,6 +104,7 @@ export interface ResolvedOptions {
   deadline: number | undefined;
   createGraceWindow: number;
   clock: Clock | undefined;
+  coordination: Coordination | undefined;
   dispatcher: Dispatcher | undefined;
   tokenStore: TokenStore | undefined;
   fetch: (() => typeof fetch) | undefined;
@@ -88,6 +114,31 @@ export interface ResolvedOptions {
   maxConcurrency: number;
   maxResponseBytes: number;
   defaultHeaders: Record<string, string>;
+  apiRentUnit: 'dollars' | 'cents';
+  rentUnitMismatch: 'refuse' | 'continue';
+}
+
+const COORDINATION_METHODS = [
+  'acquireCreateLease',
+  'releaseCreateLease',
+  'recordCreateOutcome',
+  'readCreateOutcome',
+  'withTokenExchange',
+  'publishPause',
+  'onPause',
+] as const;
+
+function checkCoordination(coordination: Coordination | undefined): Coordination | undefined {
+  if (coordination === undefined) return undefined;
+  const missing = COORDINATION_METHODS.filter(
+    (method) => typeof (coordination as unknown as Record<string, unknown>)?.[method] !== 'function',
+  );
+  if (missing.length > 0) {
+    throw new ConfigurationError(
+      `The coordination option needs the Coordination methods (as FileCoordination has); missing: ${missing.join(', ')}.`,
+    );
+  }
+  return coordination;
 }
 
 /** Thrown at construction when options are missing or wrong. */
@@ -211,8 +262,22 @@ export function resolveOptions(
       'The tokenStore option shares tokens exchanged for clientId and secretKey: pass them too (an accessToken is not shared).',
     );
   }
+  const apiRentUnit = options.apiRentUnit ?? 'dollars';
+  if (apiRentUnit !== 'dollars' && apiRentUnit !== 'cents') {
+    throw new ConfigurationError(
+      `The apiRentUnit option must be 'dollars' or 'cents' (how the API reads monthly_rent), got "${String(apiRentUnit)}".`,
+    );
+  }
+  const rentUnitMismatch = options.rentUnitMismatch ?? 'refuse';
+  if (rentUnitMismatch !== 'refuse' && rentUnitMismatch !== 'continue') {
+    throw new ConfigurationError(
+      `The rentUnitMismatch option must be 'refuse' or 'continue', got "${String(rentUnitMismatch)}".`,
+    );
+  }
   const deadline = options.deadline ?? defaults.deadline;
   return {
+    apiRentUnit,
+    rentUnitMismatch,
     baseURL,
     credentials: clientId && secretKey ? { clientId, secretKey } : undefined,
     accessToken,
@@ -226,6 +291,7 @@ export function resolveOptions(
       true,
     ),
     clock: options.clock,
+    coordination: checkCoordination(options.coordination),
     dispatcher: options.dispatcher,
     tokenStore,
     fetch: fetchImpl,

@@ -140,9 +140,19 @@ export function scrubSecrets(text: string, secrets: readonly string[]): string {
 }
 
 /** A deep copy of `value` with every string passed through `scrubSecrets` (depth-limited). */
+function safeJson(value: object): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return '[unserializable]';
+  }
+}
+
 export function scrubDeep(value: unknown, secrets: readonly string[], depth = 0): unknown {
   if (typeof value === 'string') return scrubSecrets(value, secrets);
-  if (value === null || typeof value !== 'object' || depth > 8) return value;
+  if (value === null || typeof value !== 'object') return value;
+  // Too deep to copy: flattened to scrubbed text, so a secret buried in it does not slip through.
+  if (depth > 8) return scrubSecrets(safeJson(value), secrets);
   if (Array.isArray(value)) return value.map((item) => scrubDeep(item, secrets, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {

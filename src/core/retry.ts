@@ -111,10 +111,15 @@ export function defaultDeadlineMs(timeout: number, maxRetries: number): number {
   return timeout * (maxRetries + 1) + waits;
 }
 
-/** The client-wide pause a 429 starts: what the server asked, between the floor and the cap. */
-export function rateLimitPauseMs(headers: Record<string, string>, now = Date.now()): number {
+/**
+ * The client-wide pause a 429 starts: what the server asked, never below the floor; `undefined`
+ * (no pause) when it asked for more than the cap, since that call fails at once instead of
+ * waiting and the client's other calls should not hang on it.
+ */
+export function rateLimitPauseMs(headers: Record<string, string>, now = Date.now()): number | undefined {
   const asked = retryAfterMs(headers, now) ?? BACKOFF.initialMs;
-  return Math.min(BACKOFF.maxRetryAfterMs, Math.max(BACKOFF.floorMs, asked));
+  if (asked > BACKOFF.maxRetryAfterMs) return undefined;
+  return Math.max(BACKOFF.floorMs, asked);
 }
 
 /** The failure an error stands for, or `undefined` for errors no retry can fix. */

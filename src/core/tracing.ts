@@ -32,7 +32,29 @@ export const TRACE_STEP_CHANNELS = {
   retry: `${TRACE_CHANNEL_PREFIX}:retry`,
   /** A create's recovery lookup (by correlation id) ended: {@link LookupTraceEvent}. */
   lookup: `${TRACE_CHANNEL_PREFIX}:lookup`,
+  /**
+   * The SDK found a problem no log level may hide (it is logged at error level too):
+   * {@link AlertTraceEvent}. Published whether or not anyone logs.
+   */
+  alert: `${TRACE_CHANNEL_PREFIX}:alert`,
 } as const;
+
+/** Published on {@link TRACE_STEP_CHANNELS}.alert: a problem the caller must act on. */
+export interface AlertTraceEvent {
+  /** What kind of problem: `rent_unit_mismatch` (the client's `apiRentUnit` is wrong), ... */
+  code: string;
+  /** The operation that found it. */
+  operation: OperationName;
+  /** The same text as the error-level log line. */
+  message: string;
+  /** The figures behind it (ids, amounts, option values): never a secret or contact detail. */
+  details: Record<string, string | number>;
+}
+
+/** Publishes an {@link AlertTraceEvent} (a no-op without subscribers, or without diagnostics_channel). */
+export function publishAlert(event: AlertTraceEvent): void {
+  if (stepChannels.alert.hasSubscribers) stepChannels.alert.publish(event);
+}
 
 /**
  * An operation's name: a descriptor's (`<resource>.<method>`, declared by its resource), the
@@ -192,6 +214,7 @@ const stepChannels = {
   attempt: stepChannel(TRACE_STEP_CHANNELS.attempt),
   retry: stepChannel(TRACE_STEP_CHANNELS.retry),
   lookup: stepChannel(TRACE_STEP_CHANNELS.lookup),
+  alert: stepChannel(TRACE_STEP_CHANNELS.alert),
 };
 let nextId = 1;
 

@@ -14,7 +14,22 @@ export type ValidationMode = 'strict' | 'warn';
 export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, context?: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  throw new RequestValidationError(issuesFromZod(keyedUnknownKeys(result.error)), context);
+  throw new RequestValidationError(issuesFromZod(keyedUnknownKeys(closestBranch(result.error))), context);
+}
+
+/**
+ * A body that matches no branch of a union (a create states its rent in one of two ways) gets
+ * zod's bare "Invalid input" at the root; the branch with the fewest problems is the one the
+ * caller meant, so its issues, under the union's path, say what to fix.
+ */
+function closestBranch(error: z.ZodError): z.ZodError {
+  if (!error.issues.some((issue) => issue.code === 'invalid_union')) return error;
+  const issues = error.issues.flatMap((issue): z.core.$ZodIssue[] => {
+    if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
+    const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+    return closest.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));
+  });
+  return closestBranch(new z.ZodError(issues));
 }
 
 /**
@@ -33,8 +48,8 @@ function keyedUnknownKeys(error: z.ZodError): z.ZodError {
 
 /**
  * Parses a response body. In `strict` mode a mismatch throws {@link ResponseValidationError}
- * carrying the issues and the body; in `warn` mode it is logged and the body returned unchanged.
- * `own: false` (a caller's schema) parses with the schema's own `safeParse`: the compiled checks
+ * carrying the issues and the body (through `scrub`, which removes the client's secrets); in
+ * `warn` mode it is logged and the body returned unchanged. `own: false` (a caller's schema) parses with the schema's own `safeParse`: the compiled checks
  * read zod's internals, which a schema from another copy or version of zod may lay out otherwise.
  */
 export function parseResponse<S extends z.ZodType>(
@@ -44,6 +59,7 @@ export function parseResponse<S extends z.ZodType>(
   logger?: Logger,
   context?: string | (() => string),
   own = true,
+  scrub: (value: unknown) => unknown = (value) => value,
 ): z.output<S> {
   const result = own
     ? safeParseFast(schema, body)
@@ -51,7 +67,7 @@ export function parseResponse<S extends z.ZodType>(
   if (result.success) return result.data;
   const error = new ResponseValidationError(
     issuesFromZod(result.error),
-    body,
+    scrub(body),
     typeof context === 'function' ? context() : context,
   );
   if (mode === 'strict') throw error;

@@ -3,6 +3,7 @@
  * on the main entry, so code shared between runtimes still compiles, each throwing a clear error
  * when used.
  */
+import type { Coordination, CreateLease, CreateOutcomeRecord } from '../core/coordination.js';
 import { ConfigurationError } from '../core/options.js';
 import type { StoredToken, TokenStore } from '../core/token-store.js';
 
@@ -48,4 +49,49 @@ export function expressWebhook(_options?: unknown): never {
  */
 export function fastifyWebhook(_options?: unknown): never {
   return nodeOnly('fastifyWebhook', 'use webhookHandler(options) with the web Request');
+}
+
+/**
+ * Not on the edge entry: a coordination folder needs `node:fs`. Implement {@link Coordination}
+ * over your platform's shared storage (a Durable Object, a Redis over HTTP) instead.
+ */
+export class FileCoordination implements Coordination {
+  /** Absolute path of the folder (never set here). */
+  readonly dir: string = '';
+
+  /** @throws {ConfigurationError} always. */
+  constructor(_dir?: string) {
+    nodeOnly('FileCoordination', "implement Coordination over your platform's shared storage");
+  }
+
+  /** Never reached: the constructor throws. */
+  async acquireCreateLease(): Promise<CreateLease | undefined> {
+    return undefined;
+  }
+
+  /** Never reached: the constructor throws. */
+  async releaseCreateLease(): Promise<void> {}
+
+  /** Never reached: the constructor throws. */
+  async recordCreateOutcome(): Promise<boolean> {
+    return false;
+  }
+
+  /** Never reached: the constructor throws. */
+  async readCreateOutcome(): Promise<CreateOutcomeRecord | undefined> {
+    return undefined;
+  }
+
+  /** Never reached: the constructor throws. */
+  withTokenExchange<T>(_clientId: string, _ttlMs: number, exchange: () => Promise<T>): Promise<T> {
+    return exchange();
+  }
+
+  /** Never reached: the constructor throws. */
+  async publishPause(): Promise<void> {}
+
+  /** Never reached: the constructor throws. */
+  onPause(): () => void {
+    return () => {};
+  }
 }

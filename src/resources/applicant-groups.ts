@@ -1,8 +1,8 @@
 /** Applicant groups: the current interface (docs/wire-contract.md §4.1 to §4.3). */
-import type { APIPromise } from '../core/api-promise.js';
+import { APIPromise } from '../core/api-promise.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/batch.js';
 import { GroupNotFoundError } from '../core/errors.js';
-import type { RequestOptions } from '../core/http.js';
+import type { HttpCore, RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
 import { pollUntilSettled } from '../core/poll.js';
@@ -10,17 +10,20 @@ import {
   type ApplicantGroup,
   type ApplicantGroupCreateParams,
   type ApplicantGroupListParams,
-  applicantGroupCreateParamsSchema,
+  applicantGroupCreateWireSchema,
   applicantGroupListParamsSchema,
   applicantGroupListResponseSchema,
   applicantGroupSchema,
 } from '../schemas/applicant-groups.js';
+import { rentCentsMeant } from '../schemas/rent.js';
 import {
   type ApplicantGroupReports,
   applicantGroupReportsSchema,
   type ReportDetail,
 } from '../schemas/reports.js';
 import type { WebhookEvent } from '../schemas/webhooks.js';
+import { type CreateOnceResult, createOnce } from './create-once.js';
+import { recoveryLookup } from './group-lookup.js';
 import {
   type GroupChange,
   type GroupStore,
@@ -29,6 +32,7 @@ import {
   syncGroups,
 } from './group-sync.js';
 import { householdReport } from './household-report.js';
+import { RentEchoCheck } from './rent-echo.js';
 import { Reports } from './reports.js';
 import { APIResource, groupCreateRecovery } from './resource.js';
 import { changesFromEvent } from './webhook-hints.js';
@@ -47,7 +51,7 @@ export const applicantGroupOperations = {
     name: 'applicantGroups.create',
     method: 'POST',
     path: '/api/v1/applicant_groups',
-    body: applicantGroupCreateParamsSchema,
+    body: applicantGroupCreateWireSchema('dollars'),
     response: applicantGroupSchema,
     create: 'lookup',
     doc: 'Creates a group and invites its applicants (email, text).',
@@ -81,6 +85,14 @@ export function isSettledGroup(group: ApplicantGroup): boolean {
 
 /** `client.applicantGroups`. */
 export class ApplicantGroups extends APIResource {
+  readonly #rent: RentEchoCheck;
+
+  /** @internal Resources are built by the client; `rent` checks each create's echoed rent. */
+  constructor(core: HttpCore, rent: RentEchoCheck = new RentEchoCheck('dollars', 'refuse', core.logger)) {
+    super(core);
+    this.#rent = rent;
+  }
+
   /**
    * Lists groups matching the filters. `await` gives the first page; `for await` walks every
    * group of every page.
@@ -102,22 +114,61 @@ export class ApplicantGroups extends APIResource {
    * grace window) instead of sending the invitations twice.
    */
   create(body: ApplicantGroupCreateParams, options?: RequestOptions): APIPromise<ApplicantGroup> {
+    const refusal = this.#rent.refusal();
+    if (refusal) return new APIPromise(Promise.reject(refusal));
     const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
-    return this.core.request(
-      operationCall(applicantGroupOperations.create, {
-        body,
-        options,
-        recovery: groupCreateRecovery(
-          correlationId,
-          correlationId
-            ? (lookupOptions) => this.findByCorrelationId(correlationId, lookupOptions)
-            : undefined,
-        ),
+    // Only a group of this household created since the call began is this create's result.
+    const startedAt = this.core.clock.now();
+    const call = operationCall(applicantGroupOperations.create, {
+      body,
+      options,
+      recovery: groupCreateRecovery(
+        correlationId,
+        correlationId
+          ? recoveryLookup((params, opts) => this.list(params, opts), correlationId, body, startedAt)
+          : undefined,
+      ),
+    });
+    // The descriptor declares the default (dollars) body; this client sends in its own unit.
+    const result = this.core.execute({
+      ...call,
+      bodySchema: applicantGroupCreateWireSchema(this.#rent.unit),
+    });
+    // The body passed validation by the time a response exists, so its rent is well formed.
+    return new APIPromise(
+      result.then((value) => {
+        this.#rent.check(rentCentsMeant(body), value.data);
+        return value;
       }),
     );
   }
 
-  /** The group created with this `correlation_id`, or `undefined`: how to reconcile after a failure. */
+  /**
+   * Creates the household's group unless it exists: its `correlation_id` (required) names one
+   * household. Looks the household up first and resolves `{ group, created: false }` with the
+   * newest matching group without sending anything; otherwise creates it (`created: true`) under
+   * the same recovery rules as {@link ApplicantGroups.create}. Concurrent calls in one process
+   * with the same correlation id and an equal body share one request; across processes, through
+   * the client's `coordination`. A group of another household under the id, or a concurrent call
+   * with a different body, is a {@link CorrelationConflictError}, and nothing is sent.
+   */
+  createOnce(body: ApplicantGroupCreateParams, options?: RequestOptions): Promise<CreateOnceResult> {
+    return createOnce(
+      {
+        core: this.core,
+        path: applicantGroupOperations.create.path,
+        create: (createBody, createOptions) => this.create(createBody, createOptions),
+        list: (params, listOptions) => this.list(params, listOptions),
+      },
+      body,
+      options,
+    );
+  }
+
+  /**
+   * The first group the API lists under this `correlation_id` (one request), or `undefined`. A
+   * reused correlation id names several groups: `createOnce` finds this household's own.
+   */
   async findByCorrelationId(
     correlationId: string,
     options?: RequestOptions,
@@ -176,9 +227,19 @@ export class ApplicantGroups extends APIResource {
    */
   createMany(
     bodies: readonly ApplicantGroupCreateParams[],
-    options: BatchOptions & { request?: RequestOptions } = {},
+    options: BatchOptions & {
+      request?: RequestOptions;
+      /**
+       * Create each through {@link ApplicantGroups.createOnce}: a household whose group exists is
+       * returned without sending (every body then needs a `correlation_id`). Default false.
+       */
+      once?: boolean;
+    } = {},
   ): Promise<Settled<ApplicantGroup>[]> {
-    return mapSettled(bodies, (body) => this.create(body, options.request), options);
+    const createOne = options.once
+      ? async (body: ApplicantGroupCreateParams) => (await this.createOnce(body, options.request)).group
+      : (body: ApplicantGroupCreateParams) => this.create(body, options.request);
+    return mapSettled(bodies, createOne, options);
   }
 
   /** The household and individual reports of a group (404 NotFoundError for an unknown group). */
@@ -205,7 +266,7 @@ export class ApplicantGroups extends APIResource {
   /**
    * One reconciliation pass: yields what changed since `store` last saw it (a new group, a status
    * change, an expiry, a new report) for every group that can still change, and records each
-   * change in the store when the next one is asked for. See src/resources/group-sync.ts.
+   * change in the store when the next one is asked for (README, "Staying in sync").
    */
   sync(store: GroupStore, options?: SyncOptions): AsyncGenerator<GroupChange, void, undefined> {
     return syncGroups(this.#syncSource(), store, options);

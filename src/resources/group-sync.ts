@@ -12,6 +12,7 @@
 
 import type { RequestOptions } from '../core/http.js';
 import type { PagePromise } from '../core/pagination.js';
+import { toDate } from '../helpers/dates.js';
 import type { ApplicantGroup, ApplicantGroupListParams } from '../schemas/applicant-groups.js';
 import type { ApplicantGroupReports, ReportSummary } from '../schemas/reports.js';
 
@@ -28,7 +29,7 @@ export interface GroupSnapshot {
   status: string;
   /** `is_expired` as last seen. */
   is_expired: boolean;
-  /** `created_at_timestamp` (Unix seconds): narrows the lookup of a group that left the list window. */
+  /** `created_at_timestamp` as the API sent it: narrows the lookup of a group that left the list window. */
   created_at_timestamp: number;
   /** The group's `correlation_id`, `null` when none. */
   correlation_id: string | null;
@@ -243,7 +244,8 @@ export async function* syncGroups(
   const recheck = [...(await store.live())].filter((snapshot) => {
     const listed = seen.get(snapshot.id);
     if (!listed) return true;
-    return !isSettled(listed) && listed.created_at_timestamp * 1000 + EXPIRY_MS <= end;
+    // Seconds for applicant groups (docs/wire-contract.md §2.9); toDate also reads milliseconds.
+    return !isSettled(listed) && toDate(listed.created_at_timestamp).getTime() + EXPIRY_MS <= end;
   });
   for (const snapshot of recheck) {
     const group = await source.findById(

@@ -1,5 +1,6 @@
-/** Screening groups: the earlier interface (docs/wire-contract.md §4.5 and §4.6). */
-import type { APIPromise } from '../core/api-promise.js';
+/** Screening groups: the earlier interface (docs/wire-contract.md §4.5 to §4.9). */
+import { z } from 'zod';
+import { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
@@ -12,7 +13,16 @@ import {
   screeningGroupListResponseSchema,
   screeningGroupSchema,
 } from '../schemas/screening-groups.js';
+import {
+  type ScreeningGroupReportUrl,
+  type ScreeningReportData,
+  screeningGroupReportUrlSchema,
+  screeningReportDataSchema,
+} from '../schemas/screening-reports.js';
+import { PDF_DOWNLOAD_OPERATION } from './reports.js';
 import { APIResource, groupCreateRecovery } from './resource.js';
+
+const pdfBytesSchema = z.instanceof(Uint8Array);
 
 /** The operations of `client.screeningGroups`, one descriptor each (CONTRIBUTING.md, "A new endpoint"). */
 export const screeningGroupOperations = {
@@ -33,9 +43,36 @@ export const screeningGroupOperations = {
     create: 'none',
     doc: 'Creates a screening group and invites its applicants.',
   }),
+  retrieve: defineOperation({
+    name: 'screeningGroups.retrieve',
+    method: 'GET',
+    path: '/api/v1/screening_groups/{id}',
+    response: screeningGroupSchema,
+    doc: 'One screening group by id.',
+  }),
+  reportUrl: defineOperation({
+    name: 'screeningGroups.reportUrl',
+    method: 'GET',
+    path: '/api/v1/screening_groups/{id}/report',
+    response: screeningGroupReportUrlSchema,
+    doc: "A link to the group's report PDF, valid 2 hours (404 not ready, 410 expired).",
+  }),
+  reportData: defineOperation({
+    name: 'screeningGroups.reportData',
+    method: 'GET',
+    path: '/api/v1/screening_groups/{id}/report/data',
+    response: screeningReportDataSchema,
+    doc: "The group's report data, individual or combined (404 not ready, 410 expired).",
+  }),
 };
 
-/** `client.screeningGroups`. */
+/**
+ * `client.screeningGroups`: the earlier interface family, which the service files under a
+ * deprecated version.
+ * @deprecated Use `client.applicantGroups` (create, list, waitForCompletion) and
+ * `client.reports` (listReports, retrieve, downloadPdf) instead: the current family, with
+ * correlation-id lookups and typed reports. Kept for accounts that still use screening groups.
+ */
 export class ScreeningGroups extends APIResource {
   /** Lists screening groups, 25 a page. */
   list(params: ScreeningGroupListParams = {}, options?: RequestOptions): PagePromise<ScreeningGroup> {
@@ -51,8 +88,8 @@ export class ScreeningGroups extends APIResource {
 
   /**
    * Creates a screening group and invites every applicant. Screening groups cannot be looked up
-   * by correlation id, so after an ambiguous failure this throws GroupMayHaveBeenCreatedError
-   * rather than risk a second set of invitations.
+   * by correlation id (a `correlation_id` is only saved with the group), so after an ambiguous
+   * failure this throws GroupMayHaveBeenCreatedError rather than risk a second set of invitations.
    */
   create(body: ScreeningGroupCreateParams, options?: RequestOptions): APIPromise<ScreeningGroup> {
     return this.core.request(
@@ -61,6 +98,56 @@ export class ScreeningGroups extends APIResource {
         options,
         recovery: groupCreateRecovery<ScreeningGroup>(undefined),
       }),
+    );
+  }
+
+  /** One screening group by id (404 `NotFoundError` for an unknown id). */
+  retrieve(id: string, options?: RequestOptions): APIPromise<ScreeningGroup> {
+    return this.core.request(
+      operationCall(screeningGroupOperations.retrieve, { pathParams: { id }, options }),
+    );
+  }
+
+  /**
+   * A link to the group's report PDF, valid 2 hours: ask for it when you need it. 404
+   * `NotFoundError` while no report exists yet; 410 `ReportExpiredError` once it has expired.
+   */
+  reportUrl(id: string, options?: RequestOptions): APIPromise<ScreeningGroupReportUrl> {
+    return this.core.request(
+      operationCall(screeningGroupOperations.reportUrl, { pathParams: { id }, options }),
+    );
+  }
+
+  /**
+   * The group's report as data: individual (one applicant) or combined (several, with
+   * `screenings`; see `isCombinedScreeningReport`). 404 `NotFoundError` while no report exists
+   * yet; 410 `ReportExpiredError` once it has expired.
+   */
+  reportData(id: string, options?: RequestOptions): APIPromise<ScreeningReportData> {
+    return this.core.request(
+      operationCall(screeningGroupOperations.reportData, { pathParams: { id }, options }),
+    );
+  }
+
+  /**
+   * The group's report PDF: asks for a fresh link (`reportUrl`) and downloads it. The link is
+   * pre-signed: no Authorization header and none of the caller's headers go to the file host; a
+   * link that is not `https:` is refused without a request. 404 `NotFoundError` while no report
+   * exists; 410 `ReportExpiredError` once it has expired.
+   */
+  downloadReportPdf(id: string, options?: RequestOptions): APIPromise<Uint8Array> {
+    return new APIPromise(
+      this.reportUrl(id, options).then(({ url }) =>
+        this.core.execute({
+          method: 'GET',
+          path: this.core.fileURL(url),
+          schema: pdfBytesSchema,
+          responseType: 'bytes',
+          auth: false,
+          options,
+          operation: PDF_DOWNLOAD_OPERATION,
+        }),
+      ),
     );
   }
 }

@@ -9,13 +9,13 @@ import {
   dateTimeSchema,
   emailSchema,
   exactObject,
+  type FilterGroupStatus,
+  filterGroupStatusSchema,
   GROUP_STATUSES,
   type GroupStatus,
   groupStatusSchema,
   httpUrlSchema,
   idSchema,
-  type KnownGroupStatus,
-  monthlyRentSchema,
   openEnum,
   phoneNumberSchema,
   REQUEST_INCOME_SOURCES,
@@ -29,6 +29,7 @@ import {
   type VerificationType,
   verificationTypeSchema,
 } from './common.js';
+import { centsRentProblem, dollarsRentProblem, type RentUnit, rentCentsMeant, wireRent } from './rent.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public types: what callers read in their editor. Each is proved equal to its schema's
@@ -187,19 +188,16 @@ export interface PropertyCreateParams {
   unit?: string | undefined;
 }
 
-/** Body of an applicant-group create. Exact: an unknown key is rejected before any I/O. */
-export interface ApplicantGroupCreateParams {
+/**
+ * The fields of an applicant-group create other than the rent: see {@link ApplicantGroupCreateParams}.
+ */
+export interface ApplicantGroupCreateFields {
   /** The applicants, at least one; each receives an invitation unless invitations are disabled. */
   applicants: ApplicantCreateParams[];
   /** The property the applicants apply for. */
   property: PropertyCreateParams;
   /** Display name of the decision maker (may be a company name); not blank. */
   decision_maker_display_name: string;
-  /**
-   * Monthly rent in DOLLARS (not cents): a positive whole number, at most 100 000
-   * (`MONTHLY_RENT_MAX_DOLLARS`). Responses report it in cents (`monthly_rent_cents`).
-   */
-  monthly_rent: number;
   /** An absolute http(s) URL receiving webhook notifications for this group. */
   webhook_url?: string | undefined;
   /** When true, no invitation is sent by email or text; pass true when using the embedded widget. */
@@ -213,6 +211,42 @@ export interface ApplicantGroupCreateParams {
   config?: ApplicantGroupConfig | undefined;
 }
 
+/** The rent of a create, stated in dollars. */
+export interface RentInDollars {
+  /**
+   * Monthly rent in DOLLARS (not cents): positive, at most 100 000 (`MONTHLY_RENT_MAX_DOLLARS`); whole dollars
+   * while the API reads dollars (`apiRentUnit: 'dollars'`, the default). The SDK sends it in the
+   * unit the API reads; responses report it in cents (`monthly_rent_cents`).
+   */
+  monthly_rent: number;
+  /** Not with `monthly_rent`: give one of the two. */
+  monthly_rent_cents?: undefined;
+}
+
+/** The rent of a create, stated in cents (the unit responses use). */
+export interface RentInCents {
+  /**
+   * Monthly rent in CENTS (`185000` is $1,850): a positive integer, at most 10 000 000; a
+   * multiple of 100 while the API reads dollars (`apiRentUnit: 'dollars'`, the default). The SDK
+   * sends it as `monthly_rent` in the unit the API reads.
+   */
+  monthly_rent_cents: number;
+  /** Not with `monthly_rent_cents`: give one of the two. */
+  monthly_rent?: undefined;
+}
+
+/**
+ * Body of an applicant-group create: the fields, and the rent in dollars (`monthly_rent`) or in
+ * cents (`monthly_rent_cents`), exactly one. Exact: an unknown key is rejected before any I/O.
+ */
+export type ApplicantGroupCreateParams = ApplicantGroupCreateInDollars | ApplicantGroupCreateInCents;
+
+/** An applicant-group create body stating the rent in dollars (`monthly_rent`). */
+export interface ApplicantGroupCreateInDollars extends ApplicantGroupCreateFields, RentInDollars {}
+
+/** An applicant-group create body stating the rent in cents (`monthly_rent_cents`). */
+export interface ApplicantGroupCreateInCents extends ApplicantGroupCreateFields, RentInCents {}
+
 /** Configuration of an applicant group on create. */
 export interface ApplicantGroupConfig {
   /** Whether business bank accounts are blocked. */
@@ -223,8 +257,12 @@ export interface ApplicantGroupConfig {
 export interface ApplicantGroupListParams {
   /** Free-text search query. */
   search?: string | undefined;
-  /** Statuses to include (sent comma-separated): `not_started`, `in_progress`, `completed`. */
-  statuses?: KnownGroupStatus[] | undefined;
+  /**
+   * Statuses to include (sent comma-separated). Known values: `not_started`, `in_progress`,
+   * `completed`, and `pending` (what the service's own reference shows a new group in); any other
+   * string is sent as given.
+   */
+  statuses?: FilterGroupStatus[] | undefined;
   /** Only the group(s) created with this exact `correlation_id`. */
   correlation_id?: string | undefined;
   /** Only groups created after this time: Unix SECONDS or a `Date` (milliseconds are rejected). */
@@ -324,19 +362,91 @@ export const propertyCreateParamsSchema = exactObject({
   unit: z.string().optional(),
 });
 
-/** Body of `POST /api/v1/applicant_groups`: exact; newer fields go in the per-call `extraBody` option. */
-export const applicantGroupCreateParamsSchema = exactObject({
+const groupCreateFields = {
   applicants: z.array(applicantCreateParamsSchema).min(1, { error: 'must list at least one applicant' }),
   property: propertyCreateParamsSchema,
   decision_maker_display_name: requiredTextSchema,
-  monthly_rent: monthlyRentSchema,
   webhook_url: httpUrlSchema.optional(),
   is_invitation_disabled: z.boolean().optional(),
   correlation_id: requiredTextSchema.optional(),
   config: exactObject({
     block_business_accounts: z.boolean().optional(),
   }).optional(),
+};
+
+const NOT_BOTH = 'give monthly_rent (dollars) or monthly_rent_cents (cents), not both';
+
+/** A rent amount checked by `problem` (rent.ts) for the unit the API reads. */
+function rentAmount(problem: (value: unknown) => string | undefined, missing: string) {
+  return z
+    .number({ error: (issue) => (issue.input === undefined ? missing : problem(issue.input)) })
+    .superRefine((value, ctx) => {
+      const found = problem(value);
+      if (found !== undefined) ctx.addIssue({ code: 'custom', input: value, message: found });
+    });
+}
+
+/**
+ * The create body for an API reading `monthly_rent` in `unit`: the rent in dollars or in cents,
+ * exactly one, each refused by the rules of the wire unit (rent.ts).
+ */
+function createParamsSchema(unit: RentUnit) {
+  return z.union([
+    exactObject({
+      ...groupCreateFields,
+      monthly_rent: rentAmount(
+        (value) => dollarsRentProblem(value, unit),
+        'is required: the monthly rent in dollars (or give monthly_rent_cents, in cents)',
+      ),
+      monthly_rent_cents: z.undefined({ error: NOT_BOTH }).optional(),
+    }),
+    exactObject({
+      ...groupCreateFields,
+      monthly_rent_cents: rentAmount((value) => centsRentProblem(value, unit), 'is required'),
+      monthly_rent: z.undefined({ error: NOT_BOTH }).optional(),
+    }),
+  ]);
+}
+
+/**
+ * Body of `POST /api/v1/applicant_groups` as callers give it, under the default `apiRentUnit`
+ * (`dollars`): exact; newer fields go in the per-call `extraBody` option.
+ */
+export const applicantGroupCreateParamsSchema = createParamsSchema('dollars');
+
+/** The body sent on the wire: `monthly_rent` in the unit the API reads, never `monthly_rent_cents`. */
+export interface ApplicantGroupCreateWireBody extends ApplicantGroupCreateFields {
+  /** The rent in the unit the API reads (`apiRentUnit`). */
+  monthly_rent: number;
+}
+
+const wireBodySchema = exactObject({
+  ...groupCreateFields,
+  monthly_rent: z.number().positive(),
 });
+
+const wireSchemas = new Map<RentUnit, z.ZodType<ApplicantGroupCreateWireBody, ApplicantGroupCreateParams>>();
+
+/**
+ * The create body for an API reading `monthly_rent` in `unit`, parsed into the wire body: the
+ * rent converted to `unit` and sent as `monthly_rent`.
+ */
+export function applicantGroupCreateWireSchema(
+  unit: RentUnit,
+): z.ZodType<ApplicantGroupCreateWireBody, ApplicantGroupCreateParams> {
+  const cached = wireSchemas.get(unit);
+  if (cached) return cached;
+  const schema = createParamsSchema(unit)
+    .transform(({ monthly_rent, monthly_rent_cents, ...fields }): ApplicantGroupCreateWireBody => {
+      // The union admits no body without a rent, so the fallback is never used.
+      const cents = rentCentsMeant({ monthly_rent, monthly_rent_cents }) ?? 0;
+      return { ...fields, monthly_rent: wireRent(cents, unit) };
+    })
+    // The wire body's own shape, so its output side is describable (the OpenAPI document).
+    .pipe(wireBodySchema);
+  wireSchemas.set(unit, schema);
+  return schema;
+}
 
 /**
  * A Unix timestamp in seconds or a `Date`, sent as integer Unix seconds. A number at or above
@@ -365,7 +475,7 @@ function toUnixSeconds(value: number | Date): string {
 export const applicantGroupListParamsSchema = exactObject(
   {
     search: z.string().optional(),
-    statuses: z.array(requestEnum(GROUP_STATUSES)).optional(),
+    statuses: z.array(filterGroupStatusSchema).optional(),
     correlation_id: z.string().optional(),
     created_after: unixSecondsParamSchema.optional(),
     created_before: unixSecondsParamSchema.optional(),

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { stateNameForCode } from '../helpers/states.js';
+import { dollarsRentProblem, MONTHLY_RENT_MAX_DOLLARS } from './rent.js';
 import { suggestValue } from './suggest.js';
 
 /**
@@ -73,6 +74,22 @@ export type GroupStatus = z.infer<typeof groupStatusSchema>;
 
 /** A status the list filter accepts: `not_started`, `in_progress` or `completed`. */
 export type KnownGroupStatus = (typeof GROUP_STATUSES)[number];
+
+/**
+ * Statuses the applicant-group list filter knows: the spec's three, and `pending`, the status the
+ * service's own reference shows a new group in (docs/wire-contract.md).
+ */
+export const FILTER_GROUP_STATUSES = [...GROUP_STATUSES, 'pending'] as const;
+
+/** A status of the list filter: any string is sent; these are the known ones. */
+export const filterGroupStatusSchema = openEnum(FILTER_GROUP_STATUSES).refine(
+  (value) => !value.includes(','),
+  {
+    error: 'must be one status: the filter is sent comma-separated, so a status cannot contain a comma',
+  },
+);
+/** A status of the list filter. Known values: `not_started`, `in_progress`, `completed`, `pending`. */
+export type FilterGroupStatus = z.infer<typeof filterGroupStatusSchema>;
 
 const knownGroupStatuses: ReadonlySet<string> = new Set(GROUP_STATUSES);
 
@@ -211,27 +228,15 @@ export const httpUrlSchema = z.url({
   error: 'must be an absolute http:// or https:// URL',
 });
 
-/**
- * Highest `monthly_rent` accepted, in dollars per month. A rent above it is almost certainly an
- * amount in cents sent by mistake (185000 for $1,850), which would otherwise pass silently.
- */
-export const MONTHLY_RENT_MAX_DOLLARS = 100_000;
+export { MONTHLY_RENT_MAX_DOLLARS } from './rent.js';
 
 /**
- * What is wrong with a `monthly_rent` value, or `undefined` when it is valid: a whole, positive
- * number of dollars, at most {@link MONTHLY_RENT_MAX_DOLLARS}. The one copy of the rule, shared
- * by the request schemas and the mock server.
+ * What is wrong with a `monthly_rent` in dollars read by a dollars API, or `undefined` when it
+ * is valid: a whole, positive number of dollars, at most {@link MONTHLY_RENT_MAX_DOLLARS}. The
+ * screening-group rule, and the applicant-group one under `apiRentUnit: 'dollars'`; the mock uses it too.
  */
 export function monthlyRentProblem(value: unknown): string | undefined {
-  if (typeof value !== 'number' || Number.isNaN(value))
-    return 'must be a number of dollars (not cents), e.g. 1850';
-  if (value <= 0) return 'must be a positive whole number of dollars (not cents), e.g. 1850';
-  if (value > MONTHLY_RENT_MAX_DOLLARS) {
-    return `must be at most ${MONTHLY_RENT_MAX_DOLLARS} dollars a month: monthly_rent is in dollars, not cents, and ${value} looks like cents${Number.isSafeInteger(value) ? ` (${value / 100} dollars?)` : ''}`;
-  }
-  if (!Number.isInteger(value))
-    return 'must be a whole number of dollars (the API takes no cents), e.g. 1850';
-  return undefined;
+  return dollarsRentProblem(value, 'dollars');
 }
 
 /** A monthly rent: a positive whole number of dollars (not cents), at most {@link MONTHLY_RENT_MAX_DOLLARS}. */

@@ -264,7 +264,7 @@ export interface VerificationReport {
   recurring?: IncomeSummary | null | undefined;
   /** Non-recurring income of this verification. */
   non_recurring?: IncomeSummary | null | undefined;
-  /** Length of the summarised period, in months. */
+  /** Length of the summarised period, in DAYS (`239`), not months. */
   summary_timespan_length?: number | null | undefined;
   /** Connected banks. */
   bank_connections?: BankConnection[] | null | undefined;
@@ -284,7 +284,7 @@ export interface IncomeReportData {
   recurring?: IncomeSummary | null | undefined;
   /** Household-level non-recurring income. */
   non_recurring?: IncomeSummary | null | undefined;
-  /** Length of the summarised period, in months. */
+  /** Length of the summarised period, in DAYS (`239`), not months. */
   summary_timespan_length?: number | null | undefined;
   /** Results of the income criteria rules (they replace the deprecated approval recommendation). */
   criteria_rule_results?: CriteriaRuleResult[] | null | undefined;

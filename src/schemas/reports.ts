@@ -29,7 +29,7 @@ export interface ReportSummary {
    * no single applicant, so it is absent or `null`.
    */
   applicant_id?: string | null | undefined;
-  /** Relative path of the report, `/reports/<report_id>`. */
+  /** URL path of the report's PDF, `/reports/<report_id>` (relative to the service's web host, not the API): download through `reports.downloadPdf`, which uses the detail's signed `pdf_url`. */
   path: string;
 }
 

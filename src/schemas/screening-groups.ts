@@ -56,22 +56,27 @@ export interface Screening {
   reason_completed: ReasonCompleted;
 }
 
-/** A screening group (the earlier interface family). */
+/**
+ * A screening group (the earlier interface family). Only `id` is sure to be present: the one
+ * complete object in the service's pages lacks `is_expired`, `decision_maker_display_name`,
+ * `correlation_id` and `income_multiplier_threshold`, so every other field is optional (and may
+ * be `null`).
+ */
 export interface ScreeningGroup {
   /** Group identifier. */
   id: string;
   /** One screening per applicant. */
-  screenings: Screening[];
+  screenings?: Screening[] | null | undefined;
   /** Known values: `not_started`, `in_progress`, `completed`; a newer value is passed through. */
-  status: GroupStatus;
+  status?: GroupStatus | null | undefined;
   /** Name of the property, as entered on create. */
-  property_name: string;
+  property_name?: string | null | undefined;
   /** Street address; on create it may include the unit appended, on list the unit is separate. */
-  property_street_address: string;
+  property_street_address?: string | null | undefined;
   /** Unit number; empty when none was given. */
-  unit_number: string;
+  unit_number?: string | null | undefined;
   /** Monthly rent in CENTS (`285000` is $2,850). Create takes dollars (`monthly_rent`). */
-  monthly_rent_cents: number;
+  monthly_rent_cents?: number | null | undefined;
   /**
    * Known values: `unavailable`, `approve`, `decline`. Absent or `null` once the service stops
    * sending it.
@@ -80,13 +85,16 @@ export interface ScreeningGroup {
    */
   approval_recommendation?: OpenEnum<(typeof APPROVAL_RECOMMENDATIONS)[number]> | null | undefined;
   /** Whether the decision maker pays (`false`: the applicant pays). */
-  is_decision_maker_paying: boolean;
-  /** Whether the group expired: requests expire within 14 days if not fully completed. */
-  is_expired: boolean;
-  /** Whether the report expired; `false` when no report exists. `null` is also sent (seen in lists). */
-  is_report_expired: boolean | null;
-  /** Display name of the decision maker (may be a company name). */
-  decision_maker_display_name: string;
+  is_decision_maker_paying?: boolean | null | undefined;
+  /**
+   * Whether the group expired: requests expire within 14 days if not fully completed. Absent from
+   * the service's own example of a retrieved group.
+   */
+  is_expired?: boolean | null | undefined;
+  /** Whether the report expired; `false` when no report exists. `null` is also sent (seen in lists and retrieves). */
+  is_report_expired?: boolean | null | undefined;
+  /** Display name of the decision maker (may be a company name). Absent from the service's own example. */
+  decision_maker_display_name?: string | null | undefined;
   /**
    * Net income to rent multiplier the group was created with (`2.5` by default). Absent or
    * `null` once the service stops sending it.
@@ -94,13 +102,13 @@ export interface ScreeningGroup {
    * `criteria_rule_results` in the income report (`reports.retrieve`).
    */
   income_multiplier_threshold?: number | null | undefined;
-  /** Saved with the group to correlate to an id held by the caller; `null` when none was given. */
-  correlation_id: string | null;
+  /** Saved with the group to correlate to an id held by the caller; `null` or absent when none was given. */
+  correlation_id?: string | null | undefined;
   /**
    * When the group was created: a Unix timestamp, in SECONDS or, as some samples show, in
    * MILLISECONDS (possibly fractional). `toDate(created_at_timestamp)` tells them apart.
    */
-  created_at_timestamp: number;
+  created_at_timestamp?: number | null | undefined;
 }
 
 /** Body of `GET /api/v1/screening_groups` (one page of 25). */
@@ -168,6 +176,12 @@ export interface ScreeningGroupCreateParams {
   webhook_url?: string | undefined;
   /** When true, no invitation is sent. */
   is_invitation_disabled?: boolean | undefined;
+  /**
+   * Your own identifier, saved with the group (the service's older pages document it). Screening
+   * groups cannot be looked up by it, so unlike an applicant group's it gives no recovery after
+   * an ambiguous failure: that create still throws `GroupMayHaveBeenCreatedError`.
+   */
+  correlation_id?: string | undefined;
 }
 
 /** Filters of `screeningGroups.list()`. Exact: an unknown key is rejected before any I/O. */
@@ -190,23 +204,23 @@ export const screeningSchema = responseObject({
   reason_completed: reasonCompletedSchema,
 });
 
-/** A screening group. */
+/** A screening group: only `id` is required (docs/wire-contract.md §2.6). */
 export const screeningGroupSchema = responseObject({
   id: idSchema,
-  screenings: z.array(screeningSchema),
-  status: groupStatusSchema,
-  property_name: z.string(),
-  property_street_address: z.string(),
-  unit_number: z.string(),
-  monthly_rent_cents: z.number(),
+  screenings: z.array(screeningSchema).nullish(),
+  status: groupStatusSchema.nullish(),
+  property_name: z.string().nullish(),
+  property_street_address: z.string().nullish(),
+  unit_number: z.string().nullish(),
+  monthly_rent_cents: z.number().nullish(),
   approval_recommendation: openEnum(APPROVAL_RECOMMENDATIONS).nullish(),
-  is_decision_maker_paying: z.boolean(),
-  is_expired: z.boolean(),
-  is_report_expired: z.boolean().nullable(),
-  decision_maker_display_name: z.string(),
+  is_decision_maker_paying: z.boolean().nullish(),
+  is_expired: z.boolean().nullish(),
+  is_report_expired: z.boolean().nullish(),
+  decision_maker_display_name: z.string().nullish(),
   income_multiplier_threshold: z.number().nullish(),
-  correlation_id: z.string().nullable(),
-  created_at_timestamp: timestampSchema,
+  correlation_id: z.string().nullish(),
+  created_at_timestamp: timestampSchema.nullish(),
 });
 
 /** Body of `GET /api/v1/screening_groups`; `total_count` is optional (the vendor marks it so). */
@@ -250,6 +264,7 @@ export const screeningGroupCreateParamsSchema = exactObject({
   criteria_rule_set_id: requiredTextSchema.optional(),
   webhook_url: httpUrlSchema.optional(),
   is_invitation_disabled: z.boolean().optional(),
+  correlation_id: requiredTextSchema.optional(),
 });
 
 /** Query of `GET /api/v1/screening_groups` (docs/wire-contract.md §4.5); parsing yields the query record to send. */

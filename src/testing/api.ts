@@ -8,7 +8,7 @@
 import { setMaxListeners } from 'node:events';
 import { createTokenAuthority } from './auth.js';
 import { MAX_BODY_BYTES, readLimitedBody } from './body.js';
-import { createClock, DEFAULT_START_TIME } from './clock.js';
+import { createClock } from './clock.js';
 import type { MockContext } from './context.js';
 import { CONTROL_PREFIX, createControlRoutes } from './control-api.js';
 import { createGroupViews, createReportControls } from './controls.js';
@@ -50,10 +50,22 @@ export interface MockApiOptions {
   secretKey?: string;
   /** Applicant groups per list page (default 25). */
   pageSize?: number;
-  /** Start of the mock clock (default 2026-01-15T12:00:00Z). */
+  /**
+   * Where the mock clock starts (epoch ms or a `Date`). Default: the real current time, so groups
+   * it creates look as recent as they are to code comparing with today (create recovery does).
+   * Pin it (`DEFAULT_START_TIME`, say) for output that is the same on every run.
+   */
+  now?: number | Date;
+  /** @deprecated Use `now`. */
   startTime?: number | Date;
   /** Webhook retry policy (default 3 attempts, 50 ms doubling). */
   webhookRetry?: Partial<WebhookRetryOptions>;
+  /**
+   * How the mock reads an applicant-group create's `monthly_rent`: `'dollars'` (default, the
+   * interface spec) or `'cents'` (the service's own reference), to try a client's `apiRentUnit`
+   * against either. Screening groups always take dollars.
+   */
+  apiRentUnit?: 'dollars' | 'cents';
 }
 
 /** A mock API: the core every adapter serves, with its controls. */
@@ -83,9 +95,12 @@ export function buildMockApi(options: MockApiOptions = {}): MockApi {
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1)
     throw new RangeError(`pageSize must be an integer >= 1, got ${pageSize}`);
+  const rentUnit = options.apiRentUnit ?? 'dollars';
+  if (rentUnit !== 'dollars' && rentUnit !== 'cents')
+    throw new RangeError(`apiRentUnit must be 'dollars' or 'cents', got ${String(rentUnit)}`);
   const clientId = options.clientId ?? DEFAULT_CLIENT_ID;
   const secretKey = options.secretKey ?? DEFAULT_SECRET_KEY;
-  const startTime = options.startTime ?? DEFAULT_START_TIME;
+  const startTime = options.now ?? options.startTime ?? Date.now();
   const clock = createClock(startTime);
   const outbox = createOutbox();
   const faults = createFaults();
@@ -113,6 +128,7 @@ export function buildMockApi(options: MockApiOptions = {}): MockApi {
     clientId,
     secretKey,
     pageSize,
+    rentUnit,
     clock,
     ids: streams.ids,
     reportRandom: streams.reports,

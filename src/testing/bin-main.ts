@@ -10,7 +10,9 @@ import { createMockServer, type MockServer } from './server.js';
 
 const USAGE = [
   'Usage: applicant-verification-mock [--port 4010] [--seed 1] [--page-size 25] [--host 127.0.0.1]',
-  '                                   [--client-id ID] [--secret-key KEY]',
+  '                                   [--client-id ID] [--secret-key KEY] [--api-rent-unit dollars|cents]',
+  '                                   [--now TIME]',
+  '--now pins the mock clock (ISO date-time or epoch ms); default: the real current time.',
   'Credentials also come from VERIFICATION_MOCK_CLIENT_ID and VERIFICATION_MOCK_SECRET_KEY.',
 ].join('\n');
 
@@ -21,6 +23,14 @@ function integer(name: string, raw: string | undefined, fallback: number, min: n
     throw new Error(`--${name} must be an integer >= ${min}, got "${raw}"\n${USAGE}`);
   }
   return value;
+}
+
+/** `--now`: epoch milliseconds, or a date-time `Date` can read (ISO 8601 preferred). */
+function timeOption(raw: string): number {
+  const ms = /^\d+$/.test(raw) ? Number(raw) : Date.parse(raw);
+  if (!Number.isFinite(ms))
+    throw new Error(`--now must be an ISO date-time or epoch milliseconds, got "${raw}"\n${USAGE}`);
+  return ms;
 }
 
 /** Whether `host` only accepts connections from this machine. */
@@ -59,6 +69,8 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
       host: { type: 'string' },
       'client-id': { type: 'string' },
       'secret-key': { type: 'string' },
+      'api-rent-unit': { type: 'string' },
+      now: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -70,11 +82,17 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
   const host = values.host ?? '127.0.0.1';
   const clientId = nonEmpty(values['client-id']) ?? nonEmpty(io.env.VERIFICATION_MOCK_CLIENT_ID);
   const secretKey = nonEmpty(values['secret-key']) ?? nonEmpty(io.env.VERIFICATION_MOCK_SECRET_KEY);
+  const rentUnit = values['api-rent-unit'] ?? 'dollars';
+  if (rentUnit !== 'dollars' && rentUnit !== 'cents') {
+    throw new Error(`--api-rent-unit must be dollars or cents, got "${rentUnit}"\n${USAGE}`);
+  }
   const mock = await createMockServer({
+    apiRentUnit: rentUnit,
     port: integer('port', values.port, 4010, 0),
     seed: integer('seed', values.seed, 1, 0),
     pageSize: integer('page-size', values['page-size'], 25, 1),
     host,
+    ...(values.now === undefined ? {} : { now: timeOption(values.now) }),
     ...(clientId === undefined ? {} : { clientId }),
     ...(secretKey === undefined ? {} : { secretKey }),
   });
@@ -99,6 +117,7 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
   io.out(`  control API: ${mock.controlUrl} (reset, outbox, applicants, clock, reports, faults, deliveries)`);
   io.out(`  client id:   ${mock.clientId}`);
   io.out(`  secret key:  ${shownSecret}`);
+  if (rentUnit === 'cents') io.out('  rent unit:   cents (applicant-group monthly_rent is read in cents)');
   io.out('');
   io.out(`export VERIFICATION_BASE_URL=${mock.url}`);
   io.out(`export VERIFICATION_CLIENT_ID=${mock.clientId}`);

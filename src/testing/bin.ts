@@ -5,10 +5,17 @@
  * fake credentials (printing the defaults is the point: they only open this mock) as `export`
  * lines for the SDK's environment variables, and runs until SIGINT/SIGTERM. Needs no msw.
  *
+ * Started by npm (`npx`, `npm exec`, `npm run`: npm sets `npm_command`), it also stops when its
+ * parent goes: `kill $!` after `npx applicant-verification-mock &` ends npm's wrapper, which
+ * passes no signal on, and the server would otherwise keep the port.
+ *
  *   applicant-verification-mock --port 4010 --seed 1 [--page-size 25] [--host 127.0.0.1]
  *     [--client-id ID] [--secret-key KEY]
  */
 import { startMockBin } from './bin-main.js';
+
+/** How often a bin started by npm checks that npm's wrapper still runs. */
+const PARENT_CHECK_MS = 250;
 
 startMockBin(process.argv.slice(2), {
   out: (line) => console.log(line),
@@ -26,6 +33,19 @@ startMockBin(process.argv.slice(2), {
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    if (process.env.npm_command !== undefined) {
+      const parent = process.ppid;
+      const watch = setInterval(() => {
+        if (process.ppid === parent) return;
+        clearInterval(watch);
+        console.log('\nnpm, which started the mock, is gone: closing the mock');
+        mock.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      }, PARENT_CHECK_MS);
+      watch.unref();
+    }
   },
   (error: unknown) => {
     console.error(error instanceof Error ? error.message : error);

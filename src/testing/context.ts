@@ -16,6 +16,8 @@ export interface MockContext {
   readonly secretKey: string;
   /** Applicant groups per list page. */
   readonly pageSize: number;
+  /** How applicant-group creates read `monthly_rent`. */
+  readonly rentUnit: 'dollars' | 'cents';
   readonly clock: MockClock;
   /** Ids of groups, applicants, verifications, screenings and reports. */
   readonly ids: Random;

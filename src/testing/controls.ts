@@ -51,11 +51,13 @@ export interface ReadonlyMockState {
 const view = (report: ReportRecord): MockReport => ({
   id: report.id,
   kind: report.kind,
+  reportType: report.reportType,
   applicantGroupId: report.applicantGroupId,
   applicantId: report.applicantId,
   createdAt: report.createdAt,
   expired: report.expired,
   data: report.data,
+  otherData: report.otherData,
 });
 
 /** Creates the group views of one mock. */

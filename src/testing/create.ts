@@ -60,7 +60,7 @@ export function createApplicantGroup(context: MockContext, body: ApplicantGroupC
     },
     unitNumber: body.property.unit ?? '',
     unitId: body.unit_id ?? null,
-    monthlyRentCents: cents(body.monthly_rent),
+    monthlyRentCents: context.rentUnit === 'cents' ? body.monthly_rent : cents(body.monthly_rent),
     isFree: false,
     isDecisionMakerPaying: body.is_decision_maker_paying ?? true,
     correlationId: body.correlation_id ?? null,

@@ -22,7 +22,7 @@ export {
 } from './api.js';
 export { MAX_BODY_BYTES } from './body.js';
 export type { MockClock } from './clock.js';
-export { DEFAULT_START_TIME } from './clock.js';
+export { createTestClock, DEFAULT_START_TIME } from './clock.js';
 export { CONTROL_PREFIX } from './control-api.js';
 export type { GroupViews, MockReport, ReadonlyMockState, ReportControls } from './controls.js';
 export type {

@@ -6,7 +6,7 @@
  * applicants and on screenings alike, by id.
  */
 import type { MockContext } from './context.js';
-import { createHouseholdReport, createIndividualReport } from './reports.js';
+import { createHouseholdReport, createIndividualReport, createOwnReports } from './reports.js';
 import {
   COMPLETION_REASONS,
   type CompletionReason,
@@ -135,6 +135,15 @@ const TRANSITIONS: Record<Step, Transition> = {
         report_id: individual.id,
         report_type: 'income',
       });
+      for (const own of createOwnReports(context, group, applicant)) {
+        context.emit(group.webhookUrl, {
+          code: 'REPORT_READY',
+          applicant_group_id: group.id,
+          applicant_id: applicant.id,
+          report_id: own.id,
+          report_type: own.reportType,
+        });
+      }
       if (groupStatus(group.applicants) === 'completed') {
         const household = createHouseholdReport(context, group);
         // A household report is about no single applicant: its event names none, as its

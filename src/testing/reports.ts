@@ -96,6 +96,8 @@ function store(
   const report: ReportRecord = {
     id: context.ids.uuid(),
     kind,
+    reportType: 'income',
+    otherData: null,
     applicantGroupId: group.id,
     applicantId: applicant?.id ?? null,
     createdAt: context.clock.now(),
@@ -142,4 +144,58 @@ export function createHouseholdReport(context: MockContext, group: ApplicantGrou
   });
   const ctx = reportContext(group, context.clock.now());
   return store(context, group, 'household', null, buildIncomeReportData(ctx, entries));
+}
+
+/** The verification kinds that produce a report of their own, and its type. */
+const OWN_REPORT_TYPES: Readonly<Record<string, 'identity' | 'asset'>> = {
+  identity_verification: 'identity',
+  asset_verification: 'asset',
+};
+
+/**
+ * The identity and asset reports of an applicant who just completed: one per identity or asset
+ * verification (the service's report names `Identity`, `Asset`). Their data is a small record;
+ * the service documents no shape for it.
+ */
+export function createOwnReports(
+  context: MockContext,
+  group: ApplicantGroupRecord,
+  applicant: ApplicantRecord,
+): ReportRecord[] {
+  const who = `${applicant.firstName} ${applicant.lastName}`;
+  return applicant.verifications.flatMap((verification) => {
+    const reportType = OWN_REPORT_TYPES[verification.type];
+    if (!reportType) return [];
+    const finished = applicant.reasonCompleted === 'finished';
+    const otherData: Record<string, unknown> =
+      reportType === 'identity'
+        ? { verification_id: verification.id, full_name: who, verified: finished }
+        : {
+            verification_id: verification.id,
+            accounts: finished
+              ? [
+                  {
+                    name: 'Everyday Checking',
+                    type: 'checking',
+                    current_balance: context.reportRandom.int(500, 20_000),
+                  },
+                ]
+              : [],
+          };
+    const report: ReportRecord = {
+      id: context.ids.uuid(),
+      kind: 'individual',
+      reportType,
+      applicantGroupId: group.id,
+      applicantId: applicant.id,
+      createdAt: context.clock.now(),
+      expired: false,
+      data: {},
+      otherData,
+      pdfTitle: `${reportType === 'identity' ? 'Identity' : 'Asset'} report: ${who}`,
+      pdfLines: [`Property: ${group.property.name}`, `Applicant: ${who}`],
+    };
+    context.store.addReport(report);
+    return [report];
+  });
 }

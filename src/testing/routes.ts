@@ -12,13 +12,22 @@ import { queryApplicantGroups, queryScreeningGroups } from './queries.js';
 import { checkPdfLink, mintPdfUrl, PDF_PATH_PREFIX } from './reports.js';
 import { errorResponse, jsonResponse } from './responses.js';
 import {
+  checkScreeningReportLink,
+  mintScreeningReportUrl,
+  screeningGroupIdOfFile,
+  screeningReportData,
+  screeningReportLines,
+} from './screening-report.js';
+import {
   serializeApplicantGroup,
   serializeReportDetail,
   serializeReportSummary,
   serializeScreeningGroup,
 } from './serialize.js';
+import type { ScreeningGroupRecord } from './store.js';
 import {
   applicantGroupCreateSchema,
+  applicantGroupRentProblem,
   nonexistentEmails,
   screeningGroupCreateSchema,
   validate,
@@ -106,6 +115,12 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     if (!body.ok) return body.response;
     const parsed = validate(applicantGroupCreateSchema, body.value);
     if (!parsed.ok) return errorResponse(400, 'The applicant group is invalid', { fields: parsed.fields });
+    const rentProblem = applicantGroupRentProblem(parsed.value.monthly_rent, context.rentUnit);
+    if (rentProblem) {
+      return errorResponse(400, 'The applicant group is invalid', {
+        fields: [{ field: 'monthly_rent', message: rentProblem }],
+      });
+    }
     const missing = nonexistentEmails(
       parsed.value.applicants.map((a) => a.email),
       'email',
@@ -173,6 +188,45 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     return jsonResponse(serializeScreeningGroup(group, clock.now(), { answer: 'create' }));
   };
 
+  // The earlier family's report: 404 until a screening completes, 410 once it expired.
+  const screeningReport =
+    (answer: (group: ScreeningGroupRecord) => Response) =>
+    ({ params }: RouteRequest): Response => {
+      const id = param(params, 'id');
+      const group = store.screeningGroup(id);
+      if (!group) return errorResponse(404, `Screening group ${id} not found`);
+      if (!group.hasReport) {
+        return errorResponse(404, `Screening group ${id} has no report yet: it is in progress`, {
+          code: 'report_not_ready',
+        });
+      }
+      if (group.reportExpired) {
+        return errorResponse(410, 'The report has expired and is no longer available', {
+          code: 'report_expired',
+        });
+      }
+      return answer(group);
+    };
+
+  const retrieveScreeningGroup = ({ params }: RouteRequest): Response => {
+    const id = param(params, 'id');
+    const group = store.screeningGroup(id);
+    if (!group) return errorResponse(404, `Screening group ${id} not found`);
+    return jsonResponse(serializeScreeningGroup(group, clock.now(), { answer: 'list' }));
+  };
+
+  const screeningReportPdf = (groupId: string, url: URL): Response => {
+    const group = store.screeningGroup(groupId);
+    if (!group) return errorResponse(404, `Screening group ${groupId} not found`);
+    const problem = checkScreeningReportLink(context, groupId, url.searchParams);
+    if (problem === 'bad_signature') return errorResponse(403, 'Invalid PDF link signature');
+    if (problem === 'expired')
+      return errorResponse(403, 'The PDF link has expired: ask for the report URL again');
+    if (group.reportExpired) return errorResponse(410, 'The report has expired', { code: 'report_expired' });
+    const pdf = renderReportPdf(`Screening report: ${group.propertyName}`, screeningReportLines(group));
+    return new Response(new Uint8Array(pdf), { status: 200, headers: { 'content-type': 'application/pdf' } });
+  };
+
   // Pre-signed links: the signature is the credential, so an Authorization header is refused
   // (as object stores refuse a second authentication mechanism).
   const downloadPdf = ({ request, url, params }: RouteRequest): Response => {
@@ -181,6 +235,8 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     }
     const file = param(params, 'file');
     const id = file.endsWith('.pdf') ? file.slice(0, -4) : file;
+    const screeningGroupId = screeningGroupIdOfFile(id);
+    if (screeningGroupId !== undefined) return screeningReportPdf(screeningGroupId, url);
     const report = store.report(id);
     if (!report) return errorResponse(404, `Report ${id} not found`);
     const problem = checkPdfLink(context, id, url.searchParams);
@@ -206,6 +262,19 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     { method: 'GET', pattern: '/api/v1/reports/:id', target: authed(getReport) },
     { method: 'GET', pattern: '/api/v1/screening_groups', target: authed(listScreeningGroups) },
     { method: 'POST', pattern: '/api/v1/screening_groups', target: authed(createScreeningGroupRoute) },
+    { method: 'GET', pattern: '/api/v1/screening_groups/:id', target: authed(retrieveScreeningGroup) },
+    {
+      method: 'GET',
+      pattern: '/api/v1/screening_groups/:id/report',
+      target: authed(
+        screeningReport((group) => jsonResponse({ url: mintScreeningReportUrl(context, group) })),
+      ),
+    },
+    {
+      method: 'GET',
+      pattern: '/api/v1/screening_groups/:id/report/data',
+      target: authed(screeningReport((group) => jsonResponse(screeningReportData(group, clock.now())))),
+    },
     { method: 'GET', pattern: `${PDF_PATH_PREFIX}:file`, target: downloadPdf },
     // Last: anything else gets a JSON 404.
     { method: '*', pattern: '/*', target: notFound },

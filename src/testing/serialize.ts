@@ -2,12 +2,7 @@
  * Records to wire objects (docs/wire-contract.md §2). Built on every read, so computed fields (status,
  * is_expired) follow the mock clock and the life cycle without being stored twice.
  */
-import type {
-  ApplicantGroup,
-  IncomeReportDetail,
-  ReportSummary,
-  ScreeningGroup,
-} from 'applicant-verification';
+import type { ApplicantGroup, ReportDetail, ReportSummary, ScreeningGroup } from 'applicant-verification';
 import {
   type ApplicantGroupRecord,
   groupStatus,
@@ -124,7 +119,8 @@ export function serializeScreeningGroup(
 export function serializeReportSummary(report: ReportRecord): ReportSummary {
   const summary: ReportSummary = {
     id: report.id,
-    report_name: 'income',
+    report_name:
+      report.reportType === 'income' ? 'Income' : report.reportType === 'identity' ? 'Identity' : 'Asset',
     is_expired: report.expired,
     created_at: iso(report.createdAt),
     applicant_group_id: report.applicantGroupId,
@@ -135,14 +131,14 @@ export function serializeReportSummary(report: ReportRecord): ReportSummary {
 }
 
 /** A report detail (docs/wire-contract.md §2.5) with a freshly minted PDF link. */
-export function serializeReportDetail(report: ReportRecord, pdfUrl: string): IncomeReportDetail {
-  const detail: IncomeReportDetail = {
+export function serializeReportDetail(report: ReportRecord, pdfUrl: string): ReportDetail {
+  const base = {
     report_id: report.id,
-    report_type: 'income',
     applicant_group_id: report.applicantGroupId,
     pdf_url: pdfUrl,
-    data: report.data,
+    ...(report.applicantId ? { applicant_id: report.applicantId } : {}),
   };
-  if (report.applicantId) detail.applicant_id = report.applicantId;
-  return detail;
+  return report.otherData === null
+    ? { ...base, report_type: 'income', data: report.data }
+    : { ...base, report_type: report.reportType, data: report.otherData };
 }

@@ -180,6 +180,11 @@ export interface ReportRecord {
   id: string;
   /** `individual` (one applicant) or `household` (the whole group). */
   kind: 'individual' | 'household';
+  /**
+   * `income` (every completion; household too), or `identity` / `asset`: an individual report
+   * made when an applicant with that verification completes.
+   */
+  reportType: 'income' | 'identity' | 'asset';
   /** The applicant group the report belongs to. */
   applicantGroupId: string;
   /** The applicant of an individual report; `null` for household reports. */
@@ -188,8 +193,10 @@ export interface ReportRecord {
   createdAt: number;
   /** Set by `reports.expire(reportId)`: reading the report then answers 410. */
   expired: boolean;
-  /** The income report data (docs/wire-contract.md §2.5), generated when the report was created. */
+  /** The income report data (docs/wire-contract.md §2.5), generated when the report was created; empty for identity and asset reports. */
   data: IncomeReportData;
+  /** The data of an identity or asset report (undocumented shapes, kept as records); `null` for income reports. */
+  otherData: Record<string, unknown> | null;
   /** Lines of text for the PDF rendering. */
   pdfLines: string[];
   /** Title of the PDF rendering. */

@@ -57,6 +57,26 @@ function rent() {
     .max(MONTHLY_RENT_MAX_DOLLARS, `monthly_rent must be at most ${MONTHLY_RENT_MAX_DOLLARS} dollars`);
 }
 
+/**
+ * The applicant-group rent as the wire carries it: a positive whole number, in the unit the mock
+ * reads (`apiRentUnit`). Which unit, and the ceiling, are checked by {@link applicantGroupRentProblem}.
+ */
+function wireRent() {
+  return z
+    .number({
+      error: (issue) =>
+        issue.input === undefined ? 'monthly_rent is required' : 'monthly_rent must be a number',
+    })
+    .int('monthly_rent must be a whole number (no fractions)')
+    .positive('monthly_rent must be positive');
+}
+
+/** What is wrong with an applicant-group `monthly_rent` read in `unit`, or `undefined`. */
+export function applicantGroupRentProblem(value: number, unit: 'dollars' | 'cents'): string | undefined {
+  const ceiling = unit === 'cents' ? MONTHLY_RENT_MAX_DOLLARS * 100 : MONTHLY_RENT_MAX_DOLLARS;
+  return value > ceiling ? `monthly_rent must be at most ${ceiling} ${unit}` : undefined;
+}
+
 const webhookUrl = z.url({ protocol: /^https?$/, error: 'webhook_url must be an http(s) URL' }).nullish();
 
 const optionalBoolean = (name: string) => z.boolean({ error: `${name} must be a boolean` }).nullish();
@@ -104,7 +124,7 @@ export const applicantGroupCreateSchema = z.looseObject({
     unit: optionalText('unit'),
   }),
   decision_maker_display_name: text('decision_maker_display_name'),
-  monthly_rent: rent(),
+  monthly_rent: wireRent(),
   webhook_url: webhookUrl,
   is_invitation_disabled: optionalBoolean('is_invitation_disabled'),
   is_decision_maker_paying: optionalBoolean('is_decision_maker_paying'),

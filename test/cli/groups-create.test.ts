@@ -178,6 +178,38 @@ describe('groups create: faults, reruns, logs', () => {
   });
 });
 
+describe('groups create: the results log as rows settle', () => {
+  it('--log FILE.jsonl gets each household as it settles, before the run ends', async () => {
+    const dir = tempDir();
+    const { path } = writeHouseholds(dir, 'streamed.csv', { households: 6 });
+    const ids = await correlationIds(path);
+    const logPath = join(dir, 'streamed.jsonl');
+    // One create at a time, each held: the run is still going when the first rows are on disk.
+    mock.faults.next(6, { latencyMs: 150 }, CREATE);
+    const run = startCli(
+      ['groups', 'create', '--csv', path, '--log', logPath, '--concurrency', '1', '-q'],
+      mock,
+    );
+    let finished = false;
+    void run.result.then(() => {
+      finished = true;
+    });
+    const lines = () => (existsSync(logPath) ? readFileSync(logPath, 'utf8').trim().split('\n') : []);
+    await until(() => lines().length >= 2, 'two rows in the log', 10_000);
+    expect(finished).toBe(false);
+    expect((await run.result).code).toBe(0);
+    const entries = lines().map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(entries).toHaveLength(6);
+    const groups = new Map(mock.groups.applicant().map((group) => [group.id, group.correlation_id]));
+    for (const entry of entries) {
+      expect(entry.status).toBe('created');
+      expect(groups.get(String(entry.group_id))).toBe(entry.correlation_id);
+    }
+    expectExactlyOnce(mock, ids);
+    expect(statSync(logPath).mode & 0o777).toBe(0o600);
+  });
+});
+
 describe('groups create: checking rows', () => {
   it('reports all three bad rows with their line numbers and sends nothing', async () => {
     const dir = tempDir();

@@ -93,8 +93,8 @@ describe('help and usage', () => {
     [['groups', 'watch'], 'expected <group id>'],
     [['groups', 'watch', 'id', '--interval', 'soon'], '--interval must be a number'],
     [['reports', 'export', '--status', 'completed', '--concurrency', '99'], '--concurrency must be between'],
-    [['reports', 'export'], 'give either --group ID'],
-    [['reports', 'export', '--group', 'a', '--status', 'completed'], 'not both'],
+    [['reports', 'export'], 'give one of --group ID'],
+    [['reports', 'export', '--group', 'a', '--status', 'completed'], 'not several'],
     [['reports', 'export', '--group', '../etc'], 'is not a group id'],
     [['reports', 'export', '--group', 'a', '--created-after', '2026-01-01'], 'go with --status'],
     [

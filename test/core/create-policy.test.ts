@@ -17,18 +17,25 @@ import { caught } from '../support/exposure.js';
 import { capturingLogger, type Route, serverWithClient, type TestServer } from '../support/http-server.js';
 
 const GROUPS = '/api/v1/applicant_groups';
+// The group a create of `body()` makes: the same household, created whenever it is listed (a
+// recovered group must be this household, created since the call began).
 const stored = loadFixture('applicant-group') as Record<string, unknown>;
+Object.defineProperty(stored, 'created_at_timestamp', { get: () => Date.now() / 1000, enumerable: true });
 const body = (correlationId?: string): ApplicantGroupCreateParams => ({
-  applicants: [{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada.l@example.com' }],
+  applicants: [
+    { first_name: 'Maya', last_name: 'Okafor', email: 'Maya.Okafor@example.com' },
+    { first_name: 'Daniel', last_name: 'Reyes', email: 'daniel.reyes@example.com' },
+  ],
   property: {
     name: 'P',
     street_address: '1 Main St',
     city: 'Springfield',
     state: 'Illinois',
     zip_code: '62701',
+    unit: '4B',
   },
   decision_maker_display_name: 'Acme',
-  monthly_rent: 1800,
+  monthly_rent: 2850,
   ...(correlationId ? { correlation_id: correlationId } : {}),
 });
 const listOf = (...groups: unknown[]) => ({ applicant_groups: groups, total_count: groups.length });
@@ -231,7 +238,7 @@ describe('extraBody and extraQuery: fields newer than the SDK', () => {
     await client.applicantGroups.create(body(), { extraBody: { screening_profile: 'standard' } });
     const sent = JSON.parse(server.to(GROUPS)[0]?.body ?? '{}') as Record<string, unknown>;
     expect(sent.screening_profile).toBe('standard');
-    expect(sent.monthly_rent).toBe(1800);
+    expect(sent.monthly_rent).toBe(2850);
     await client.applicantGroups.list({ search: 'Acme' }, { extraQuery: { sort: 'created_at' } });
     const query = server.to(GROUPS)[1]?.query;
     expect(query?.get('sort')).toBe('created_at');

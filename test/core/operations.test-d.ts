@@ -13,6 +13,9 @@ describe('TracedOperation', () => {
       | 'reports.downloadPdf'
       | 'screeningGroups.list'
       | 'screeningGroups.create'
+      | 'screeningGroups.retrieve'
+      | 'screeningGroups.reportUrl'
+      | 'screeningGroups.reportData'
       | 'auth.exchange'
       | 'request'
     >();

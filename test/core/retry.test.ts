@@ -111,13 +111,14 @@ describe('waits', () => {
     expect(backoffMs(0, headers, () => 1, now)).toBe(expected);
   });
 
-  it.each<[Record<string, string>, number]>([
-    [{ 'retry-after': '36000' }, BACKOFF.maxRetryAfterMs],
-    [{ 'retry-after': String(2 ** 40) }, BACKOFF.maxRetryAfterMs],
+  it.each<[Record<string, string>, number | undefined]>([
+    [{ 'retry-after': '36000' }, undefined],
+    [{ 'retry-after': String(2 ** 40) }, undefined],
+    [{ 'retry-after': '60' }, BACKOFF.maxRetryAfterMs],
     [{ 'retry-after': '0' }, BACKOFF.floorMs],
     [{ 'retry-after': '2' }, 2_000],
     [{}, BACKOFF.initialMs],
-  ])('the client-wide pause after a 429 with %o is %i ms', (headers, expected) => {
+  ])('the client-wide pause after a 429 with %o is %s ms (undefined: none)', (headers, expected) => {
     expect(rateLimitPauseMs(headers, now)).toBe(expected);
   });
 

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { readTokenLifetime } from '../../src/core/auth.js';
+import { readTokenLifetime, TokenManager } from '../../src/core/auth.js';
 
 const key = new TextEncoder().encode('token-lifetime-test-key-of-32-bytes!');
 
@@ -37,5 +37,35 @@ describe('readTokenLifetime', () => {
       expiresAt: receivedAt + 600_000,
       problem: undefined,
     });
+  });
+});
+
+describe('the warning about a token whose claims look wrong', () => {
+  const now = () => Math.floor(Date.now() / 1000);
+  it.each([
+    ['exp before iat', () => token({ iat: now(), exp: now() - 600 }), 'warn'],
+    ['a past exp without iat', () => token({ exp: now() - 60 }), 'warn'],
+    // Harmless: exp - iat is counted from receipt. The mock's tokens look like this (its clock
+    // starts in January 2026), and a warning would then greet every test of every user.
+    [
+      'a clock behind this one (skew)',
+      () => token({ iat: now() - 86_400, exp: now() - 86_400 + 1800 }),
+      'info',
+    ],
+  ])('%s: logged once, at %s', async (_name, mint, level) => {
+    const lines: string[] = [];
+    const at = (name: string) => (message: string) => lines.push(`${name} ${message}`);
+    const manager = new TokenManager(mint, {
+      debug: at('debug'),
+      info: at('info'),
+      warn: at('warn'),
+      error: at('error'),
+    });
+    await manager.get();
+    manager.invalidate(await manager.get());
+    await manager.get();
+    const claims = lines.filter((line) => line.includes("The access token's claims look wrong"));
+    expect(claims).toHaveLength(1);
+    expect(claims[0]?.split(' ')[0]).toBe(level);
   });
 });

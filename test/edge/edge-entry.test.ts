@@ -4,7 +4,7 @@
  * `npm run test:edge`; `npm run check:edge` proves its bundle imports no Node built-in.
  */
 import { Agent } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as edge from '../../src/edge.js';
 import * as main from '../../src/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
@@ -44,7 +44,10 @@ function edgeClient() {
 
 describe('the edge entry', () => {
   it('exports the names the main entry exports', () => {
-    expect(Object.keys(edge).sort()).toEqual(Object.keys(main).sort());
+    expect(
+      Object.keys(edge).sort(),
+      'export it from src/edge.ts too, or give the edge entry a stand-in (src/edge/node-only.ts)',
+    ).toEqual(Object.keys(main).sort());
   });
 
   it('sends every request through fetch, with the same retries, validation and errors', async () => {
@@ -80,6 +83,30 @@ describe('the edge entry', () => {
     await expect(nodeClient.applicantGroups.list()).rejects.toBeInstanceOf(main.InternalServerError);
     expect(mainClock.waits).toEqual([15_000, 15_000]);
     await nodeClient.close();
+  });
+
+  it('names the runtime in the User-Agent: edge-light under Vercel Edge, workerd under Workers', async () => {
+    const agents: string[] = [];
+    const fetchNotingAgent: typeof fetch = (input, init) => {
+      agents.push(new Headers(init?.headers).get('user-agent') ?? '');
+      return fetch(input, init);
+    };
+    const clientUnder = (globals: Record<string, unknown>) => {
+      try {
+        for (const [name, value] of Object.entries(globals)) vi.stubGlobal(name, value);
+        return new edge.VerificationClient({ ...credentials(), fetch: fetchNotingAgent, logLevel: 'off' });
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    };
+    await clientUnder({ EdgeRuntime: 'edge-runtime' }).auth.getToken();
+    await clientUnder({ navigator: { userAgent: 'Cloudflare-Workers' } }).auth.getToken();
+    await clientUnder({}).auth.getToken();
+    expect(agents).toEqual([
+      expect.stringMatching(/^applicant-verification\/\S+ edge-light$/),
+      expect.stringMatching(/^applicant-verification\/\S+ workerd$/),
+      expect.stringMatching(/^applicant-verification\/\S+ node\/v\d+/),
+    ]);
   });
 
   it('refuses the dispatcher option, which needs undici, at construction', () => {

@@ -124,11 +124,17 @@ async function startEdgeRuntime(env: EdgeEnv): Promise<Host> {
   return { url: server.url.replace(/\/$/, ''), stop: () => server.close() };
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The JSON object a route answered with; a failed route's error in the message. */
 async function call(url: string, init?: RequestInit): Promise<Record<string, unknown>> {
   const response = await fetch(url, init);
-  const body = (await response.json()) as Record<string, unknown>;
-  if (!response.ok)
+  const body: unknown = await response.json();
+  if (!response.ok || !isRecord(body)) {
     throw new Error(`${init?.method ?? 'GET'} ${url}: ${response.status} ${JSON.stringify(body)}`);
+  }
   return body;
 }
 
@@ -167,12 +173,20 @@ async function scenario(name: string, start: (env: EdgeEnv) => Promise<Host>): P
       assert.equal(runtime.nodeBuiltins, false);
       assert.equal(runtime.baseURL, `${mock.url}/`);
     });
+    await check(
+      'says the synchronous webhook functions need node:crypto, and names the async ones',
+      async () => {
+        const answer = await call(`${url}/sync-webhooks`);
+        assert.match(String(answer.message), /^VerificationError: .*node:crypto.*verifyWebhookAsync/);
+      },
+    );
     let group: { id: string; applicants: string[] } | undefined;
     await check('creates a group, finds it by correlation id and lists it', async () => {
       const created = await call(`${url}/create?correlation_id=edge-${name}`, { method: 'POST' });
       assert.equal(created.foundByCorrelationId, true);
       assert.equal(created.listed, true);
-      group = { id: String(created.id), applicants: created.applicants as string[] };
+      assert.ok(Array.isArray(created.applicants));
+      group = { id: String(created.id), applicants: created.applicants.map(String) };
       assert.equal(mock.groups.applicantGroup(group.id)?.correlation_id, `edge-${name}`);
       assert.equal(mock.outbox.forGroup(group.id).length > 0, true);
     });
@@ -196,8 +210,11 @@ async function scenario(name: string, start: (env: EdgeEnv) => Promise<Host>): P
       assert.equal(reports.pdfHeader, '%PDF-');
       assert.ok(Number(reports.pdfBytes) > 100);
     });
-    const events = async () =>
-      (await fetch(`${url}/events`).then((response) => response.json())) as Array<Record<string, unknown>>;
+    const events = async () => {
+      const received: unknown = await fetch(`${url}/events`).then((response) => response.json());
+      assert.ok(Array.isArray(received));
+      return received.filter(isRecord);
+    };
     await check('receives the signed deliveries through webhookHandler (Web Crypto)', async () => {
       const codes = (
         await eventually(events, (received) =>

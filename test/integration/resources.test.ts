@@ -1,7 +1,7 @@
 /** Every call of the SDK against the mock server over real loopback HTTP. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type ApplicantGroupCreateParams,
+  type ApplicantGroupCreateInDollars,
   applicantGroupSchema,
   BadRequestError,
   isIncomeReport,
@@ -31,7 +31,10 @@ afterAll(async () => {
   await mock.close();
 });
 
-function body(tag: string, overrides: Partial<ApplicantGroupCreateParams> = {}): ApplicantGroupCreateParams {
+function body(
+  tag: string,
+  overrides: Partial<ApplicantGroupCreateInDollars> = {},
+): ApplicantGroupCreateInDollars {
   return {
     applicants: [
       {
@@ -277,7 +280,7 @@ describe('screening groups', () => {
   it('create returns the stored group; list walks 25 a page', async () => {
     const created = await client.screeningGroups.create(screening(0));
     expect(screeningGroupSchema.parse(created)).toEqual(created);
-    expect(created.screenings[0]?.applicant_email).toBe('grace.0@example.com');
+    expect(created.screenings?.[0]?.applicant_email).toBe('grace.0@example.com');
     expect(mock.outbox.forGroup(created.id)).toHaveLength(1);
     for (let i = 1; i < 30; i++) await client.screeningGroups.create(screening(i));
     const first = await client.screeningGroups.list();

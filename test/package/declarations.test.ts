@@ -75,7 +75,8 @@ describe('JSDoc in the built declarations', () => {
     const entry = join(DECLARATIONS, 'index.d.ts');
     for (const [name, member] of [
       ['ApplicantGroup', 'monthly_rent_cents'],
-      ['ApplicantGroupCreateParams', 'monthly_rent'],
+      ['RentInDollars', 'monthly_rent'],
+      ['RentInCents', 'monthly_rent_cents'],
       ['ReportSummary', 'applicant_group_id'],
       ['IncomeStream', 'end_date'],
       ['ReportReadyEvent', 'applicant_id'],
@@ -105,10 +106,10 @@ describe('an editor over the built declarations', () => {
     consumer = join(dir, 'consumer.ts');
     const from = JSON.stringify(join(DECLARATIONS, 'index.js'));
     text = [
-      `import type { ApplicantGroup, ApplicantGroupCreateParams, ScreeningGroup, ScreeningGroupCreateParams } from ${from};`,
+      `import type { ApplicantGroup, ApplicantGroupCreateInDollars, ScreeningGroup, ScreeningGroupCreateParams } from ${from};`,
       'declare const screening: ScreeningGroup;',
       'declare const group: ApplicantGroup;',
-      'declare const body: ApplicantGroupCreateParams;',
+      'declare const body: ApplicantGroupCreateInDollars;',
       'declare const screeningBody: ScreeningGroupCreateParams;',
       'export const a = screening.approval_recommendation;',
       'export const b = screening.income_multiplier_threshold;',

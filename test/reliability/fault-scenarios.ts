@@ -200,6 +200,47 @@ export async function runBatch(scenario: Scenario, run: string, withCorrelationI
   return results;
 }
 
+/**
+ * An older group under each of the run's correlation ids, for other applicants, created an hour
+ * before the batch (the mock's clock is set back for them, then restored): the ids are reused, as
+ * unit ids are. Returns their ids by body index.
+ */
+export async function seedFormerGroups(run: string): Promise<Map<number, string>> {
+  const resume = mock.clock.now();
+  mock.clock.set(Date.now() - 3_600_000);
+  const sdk = new VerificationClient({
+    baseURL: mock.url,
+    clientId: mock.clientId,
+    secretKey: mock.secretKey,
+    logLevel: 'off',
+  });
+  try {
+    const former = bodies(run, true).map((body, i) => ({
+      ...body,
+      applicants: [
+        { first_name: 'Former', last_name: `Tenant ${i}`, email: `former-${run}-${i}@example.com` },
+      ],
+    }));
+    const results = await sdk.applicantGroups.createMany(former, { concurrency: 16 });
+    return new Map(results.map((result) => [result.index, result.ok ? result.value.id : '']));
+  } finally {
+    await sdk.close();
+    mock.clock.set(resume);
+  }
+}
+
+/** Each older group still holds its former tenant, with its one invitation set. */
+export function expectFormerGroupsUntouched(run: string, former: Map<number, string>): void {
+  const groups = new Map(mock.groups.applicant().map((group) => [group.id, group]));
+  expect(former.size).toBe(BATCH);
+  for (const [index, id] of former) {
+    expect(groups.get(id)?.applicants.map((applicant) => applicant.email)).toEqual([
+      `former-${run}-${index}@example.com`,
+    ]);
+    expect(mock.outbox.forGroup(id)).toHaveLength(1);
+  }
+}
+
 /** Groups on the server whose applicant email belongs to `run`, keyed by body index. */
 export function serverGroupsOf(run: string) {
   const byIndex = new Map<number, string[]>();

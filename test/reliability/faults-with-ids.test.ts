@@ -1,11 +1,17 @@
-/** Fault suite, creates with correlation ids: exactly one group per body (see fault-scenarios.ts). */
+/**
+ * Fault suite, creates with correlation ids: exactly one group per body (see fault-scenarios.ts).
+ * Every correlation id is already used by an older group for other applicants, as reused unit ids
+ * are: no call resolves with the older group, and the older groups are untouched.
+ */
 import { describe, expect, it } from 'vitest';
 import {
   BATCH,
   committed,
   expectFailuresNameTheirCorrelationIds,
+  expectFormerGroupsUntouched,
   mock,
   runBatch,
+  seedFormerGroups,
   serverGroupsOf,
   slug,
   useFaultMock,
@@ -14,8 +20,9 @@ import {
 useFaultMock();
 
 describe.each(committed)('fault: $name', (scenario) => {
-  it('200 creates with correlation_ids: exactly 200 groups and 200 invitation sets', async () => {
+  it('200 creates under reused correlation_ids: exactly 200 new groups and 200 invitation sets, 0 wrong', async () => {
     const run = `with-${slug(scenario.name)}`;
+    const former = await seedFormerGroups(run);
     const results = await runBatch(scenario, run, true);
     expectFailuresNameTheirCorrelationIds(run, results);
     const onServer = serverGroupsOf(run);
@@ -29,5 +36,6 @@ describe.each(committed)('fault: $name', (scenario) => {
     // The recovery finds what was committed: with these faults every call gets its group.
     expect(results.filter((result) => !result.ok)).toEqual([]);
     expect(mock.faults.pending()).toEqual([]);
+    expectFormerGroupsUntouched(run, former);
   });
 });

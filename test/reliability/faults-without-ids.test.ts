@@ -5,7 +5,9 @@ import {
   BATCH,
   committed,
   expectFailuresNameTheirCorrelationIds,
+  expectFormerGroupsUntouched,
   runBatch,
+  seedFormerGroups,
   serverGroupsOf,
   slug,
   unprocessed,
@@ -35,8 +37,10 @@ describe.each(committed.filter((scenario) => !scenario.trustsTheServer))('fault:
 });
 
 describe.each(unprocessed)('fault: $name', (scenario) => {
-  it('200 creates with correlation_ids: never resent; each failure names its correlation_id', async () => {
+  it('200 creates under reused correlation_ids: never resent, never the older group; each failure names its correlation_id', async () => {
     const run = `unprocessed-${slug(scenario.name)}`;
+    // Every id already names an older group of other applicants: a lookup must not take it.
+    const former = await seedFormerGroups(run);
     const results = await runBatch(scenario, run, true);
     expectFailuresNameTheirCorrelationIds(run, results);
     const failed = results.filter((result) => !result.ok);
@@ -49,5 +53,8 @@ describe.each(unprocessed)('fault: $name', (scenario) => {
       expect(ids).toHaveLength(1);
       expect(results[index]?.ok).toBe(true);
     }
+    for (const result of results)
+      if (result.ok) expect(result.value.id).toBe(onServer.get(result.index)?.[0]);
+    expectFormerGroupsUntouched(run, former);
   });
 });

@@ -9,7 +9,6 @@ import { DEFAULT_TOKEN_LIFETIME_MS, REFRESH_MARGIN_MS } from '../../src/core/aut
 import { BACKOFF } from '../../src/core/retry.js';
 import {
   APIConnectionError,
-  APIConnectionTimeoutError,
   APIError,
   BadRequestError,
   RateLimitError,
@@ -107,7 +106,7 @@ describe('Retry-After from a hostile server', () => {
     expect(clock.waits).toEqual(Array(4).fill(BACKOFF.floorMs));
   });
 
-  it('a 10-hour Retry-After does not freeze the client: its pause is capped and bounded by each call', async () => {
+  it('a 10-hour Retry-After does not freeze the client: that call fails, and nothing pauses', async () => {
     const clock = recordingClock();
     const { server, client } = await setup(
       {
@@ -116,24 +115,13 @@ describe('Retry-After from a hostile server', () => {
             ? rateLimited({ 'retry-after': '36000' })(request, count)
             : { status: 200, body: empty },
       },
-      // A timeout far above the cap, so only the cap can shorten the pause.
       { clock, maxConcurrency: 4, timeout: 10 * BACKOFF.maxRetryAfterMs, maxRetries: 0 },
     );
     expect(await caught(client.applicantGroups.listReports(GROUP))).toBeInstanceOf(RateLimitError);
-    expect(clock.waits).toEqual([]);
-    // A call with less time than the pause waits its own time, then says nothing was sent.
-    const short = await caught(client.applicantGroups.listReports(GROUP, { timeout: 300 }));
-    expect(short).toBeInstanceOf(APIConnectionTimeoutError);
-    expect((short as APIConnectionTimeoutError).requestNotSent).toBe(true);
-    expect((short as Error).message).toContain('nothing was sent');
-    expect(clock.waits).toEqual([300]);
-    expect(server.to(REPORTS_PATH)).toHaveLength(1);
-    // A call with time to spare waits out the rest of the pause: the cap, not ten hours, then is sent.
-    await expect(client.applicantGroups.listReports(GROUP)).resolves.toEqual(empty);
-    expect(clock.waits).toHaveLength(2);
-    expect(clock.waits[1]).toBeGreaterThan(BACKOFF.maxRetryAfterMs / 2);
-    expect(clock.waits[1]).toBeLessThanOrEqual(BACKOFF.maxRetryAfterMs - 300);
+    // A Retry-After above the cap pauses nothing: the next call goes out at once.
+    await expect(client.applicantGroups.listReports(GROUP)).resolves.toBeDefined();
     expect(server.to(REPORTS_PATH)).toHaveLength(2);
+    expect(clock.waits).toEqual([]);
   });
 });
 

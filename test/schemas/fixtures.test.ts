@@ -216,7 +216,10 @@ describe('other report types', () => {
 describe('screening groups', () => {
   it('keeps the create response, deprecated fields included', () => {
     const group = parseResponse(screeningGroupSchema, loadFixture('screening-group'));
-    expect(group.screenings.map((s) => s.reason_completed)).toEqual(['not_completed', 'not_completed']);
+    expect((group.screenings ?? []).map((s) => s.reason_completed)).toEqual([
+      'not_completed',
+      'not_completed',
+    ]);
     expect(group.approval_recommendation).toBe('unavailable');
     expect(group.income_multiplier_threshold).toBe(2.5);
     expect(group.correlation_id).toBe('crm-88412');
@@ -228,7 +231,7 @@ describe('screening groups', () => {
     expect(list.screening_groups[0]?.created_at_timestamp).toBe(1717603200482.913);
     expect(list.screening_groups[1]?.is_report_expired).toBeNull();
     expect(extraFields(list.screening_groups[1] ?? {}).criteria_rule_set_id).toBe('crs_default_2024');
-    expect(list.screening_groups[0]?.screenings[1]?.reason_completed).toBe('share_bank');
+    expect(list.screening_groups[0]?.screenings?.[1]?.reason_completed).toBe('share_bank');
   });
 
   it.each([
@@ -242,7 +245,7 @@ describe('screening groups', () => {
       '1718000000123',
       'screening_groups[1].created_at_timestamp',
     ],
-    [['screening_groups', 0, 'is_expired'], null, 'screening_groups[0].is_expired'],
+    [['screening_groups', 0, 'is_expired'], 'no', 'screening_groups[0].is_expired'],
     [
       ['screening_groups', 0, 'approval_recommendation'],
       false,

@@ -372,7 +372,7 @@ const OBJECTS: ReadonlyArray<
     applicantGroupCreateParamsSchema,
     applicantGroupBody,
     [],
-    Object.keys(applicantGroupCreateParamsSchema.shape),
+    Object.keys(applicantGroupCreateParamsSchema.options[0].shape),
   ],
   [
     'group create applicant',
@@ -535,11 +535,13 @@ describe('monthly_rent: a whole, positive number of dollars under the ceiling', 
 });
 
 describe('request enums: only the values the API documents', () => {
-  it('rejects a status typo, listing the statuses and suggesting one', () => {
-    const issues = issuesOf(applicantGroupListParamsSchema, { statuses: ['complete'] });
-    expect(issues.map((issue) => issue.path)).toEqual(['statuses[0]']);
-    expect(issues[0]?.message).toContain('must be one of not_started, in_progress, completed');
-    expect(issues[0]?.message).toContain('did you mean "completed"?');
+  it('a status filter takes any string: the service documents pending, outside the spec', () => {
+    expect(parseRequest(applicantGroupListParamsSchema, { statuses: ['pending', 'in_progress'] })).toEqual({
+      statuses: 'pending,in_progress',
+    });
+    expect(parseRequest(applicantGroupListParamsSchema, { statuses: ['archived'] })).toEqual({
+      statuses: 'archived',
+    });
   });
 
   it.each([

@@ -5,12 +5,15 @@ import type * as S from '../../src/schemas/index.js';
 import type {
   Applicant,
   ApplicantGroup,
+  ApplicantGroupCreateInCents,
+  ApplicantGroupCreateInDollars,
   ApplicantGroupCreateParams,
   ApplicantGroupListParams,
   ApplicantGroupListResponse,
   ApplicantGroupReports,
   BankConnection,
   CriteriaRuleResult,
+  FilterGroupStatus,
   FraudRiskSignal,
   IncomeReportData,
   IncomeReportDetail,
@@ -167,14 +170,16 @@ describe('reports', () => {
 
 describe('screening groups', () => {
   it('ScreeningGroup and Screening have the documented fields', () => {
-    expectTypeOf<ScreeningGroup['screenings']>().toEqualTypeOf<Screening[]>();
+    expectTypeOf<ScreeningGroup['screenings']>().toEqualTypeOf<Screening[] | null | undefined>();
+    // Only the id is sure: the service's own example omits several fields.
+    expectTypeOf<{ id: 'x' }>().toExtend<ScreeningGroup>();
     expectTypeOf<'completed'>().toExtend<ScreeningGroup['status']>();
-    expectTypeOf<ScreeningGroup['monthly_rent_cents']>().toEqualTypeOf<number>();
-    expectTypeOf<ScreeningGroup['is_report_expired']>().toEqualTypeOf<boolean | null>();
+    expectTypeOf<ScreeningGroup['monthly_rent_cents']>().toEqualTypeOf<number | null | undefined>();
+    expectTypeOf<ScreeningGroup['is_report_expired']>().toEqualTypeOf<boolean | null | undefined>();
     expectTypeOf<ScreeningGroup['income_multiplier_threshold']>().toEqualTypeOf<number | null | undefined>();
     expectTypeOf<'approve'>().toExtend<NonNullable<ScreeningGroup['approval_recommendation']>>();
-    expectTypeOf<ScreeningGroup['correlation_id']>().toEqualTypeOf<string | null>();
-    expectTypeOf<ScreeningGroup['created_at_timestamp']>().toEqualTypeOf<number>();
+    expectTypeOf<ScreeningGroup['correlation_id']>().toEqualTypeOf<string | null | undefined>();
+    expectTypeOf<ScreeningGroup['created_at_timestamp']>().toEqualTypeOf<number | null | undefined>();
     expectTypeOf<'not_started'>().toExtend<Screening['screening_status']>();
     expectTypeOf<'bank_cannot_connect'>().toExtend<Screening['reason_completed']>();
     expectTypeOf<Screening['reason_completed']>().toExtend<string>();
@@ -185,7 +190,8 @@ describe('screening groups', () => {
 
 describe('request types', () => {
   it('ApplicantGroupCreateParams', () => {
-    expectTypeOf<ApplicantGroupCreateParams['monthly_rent']>().toEqualTypeOf<number>();
+    expectTypeOf<ApplicantGroupCreateInDollars['monthly_rent']>().toEqualTypeOf<number>();
+    expectTypeOf<ApplicantGroupCreateInCents['monthly_rent_cents']>().toEqualTypeOf<number>();
     expectTypeOf<ApplicantGroupCreateParams['webhook_url']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<ApplicantGroupCreateParams['applicants'][number]['phone_number']>().toEqualTypeOf<
       string | undefined
@@ -197,6 +203,22 @@ describe('request types', () => {
       monthly_rent: 1;
     }>().toExtend<ApplicantGroupCreateParams>();
     expectTypeOf<{ applicants: [] }>().not.toExtend<ApplicantGroupCreateParams>();
+  });
+
+  it('ApplicantGroupCreateParams: the rent in dollars or in cents, exactly one', () => {
+    const fields = {
+      applicants: [{ first_name: 'A', last_name: 'B', email: 'a@b.co' }],
+      property: { name: 'P', street_address: 'S', city: 'C', state: 'CA', zip_code: '1' },
+      decision_maker_display_name: 'D',
+    };
+    expectTypeOf({ ...fields, monthly_rent_cents: 185_000 }).toExtend<ApplicantGroupCreateParams>();
+    expectTypeOf({ ...fields, monthly_rent: 1850 }).toExtend<ApplicantGroupCreateParams>();
+    expectTypeOf({
+      ...fields,
+      monthly_rent: 1850,
+      monthly_rent_cents: 185_000,
+    }).not.toExtend<ApplicantGroupCreateParams>();
+    expectTypeOf(fields).not.toExtend<ApplicantGroupCreateParams>();
   });
 
   it('ScreeningGroupCreateParams', () => {
@@ -218,8 +240,11 @@ describe('request types', () => {
     expectTypeOf<['in_progress', 'completed']>().toExtend<
       NonNullable<ApplicantGroupListParams['statuses']>
     >();
-    // Request enums offer only the documented values.
-    expectTypeOf<['archived']>().not.toExtend<NonNullable<ApplicantGroupListParams['statuses']>>();
+    // A filter takes any string (the service shows `pending`, outside the spec's values).
+    expectTypeOf<['pending', 'archived']>().toExtend<NonNullable<ApplicantGroupListParams['statuses']>>();
+    expectTypeOf<FilterGroupStatus>().toEqualTypeOf<
+      OpenEnum<'not_started' | 'in_progress' | 'completed' | 'pending'>
+    >();
     expectTypeOf<z.output<typeof applicantGroupListParamsSchema>>().toEqualTypeOf<Record<string, string>>();
     expectTypeOf<ScreeningGroupListParams>().toEqualTypeOf<{ page?: number | undefined }>();
     expectTypeOf<z.output<typeof screeningGroupListParamsSchema>>().toEqualTypeOf<Record<string, string>>();
@@ -371,9 +396,8 @@ describe('typos are compile errors', () => {
     });
   });
 
-  it('a status the API does not document', () => {
-    // @ts-expect-error the status is completed
-    client.applicantGroups.list({ statuses: ['complete'] });
+  it('a status the spec does not document is still a string the filter takes', () => {
+    client.applicantGroups.list({ statuses: ['pending'] });
     client.applicantGroups.list({ statuses: ['completed', 'in_progress'] });
   });
 
@@ -391,5 +415,35 @@ describe('typos are compile errors', () => {
     // @ts-expect-error the field is status
     expectTypeOf(group.staus).toBeUnknown();
     expectTypeOf(group.status).toExtend<string>();
+  });
+});
+
+describe('the screening-group report types are exactly their schemas', () => {
+  it('report URL and report data', () => {
+    expectTypeOf<
+      z.output<typeof S.screeningGroupReportUrlSchema>
+    >().toEqualTypeOf<S.ScreeningGroupReportUrl>();
+    expectTypeOf<
+      z.input<typeof S.screeningGroupReportUrlSchema>
+    >().toEqualTypeOf<S.ScreeningGroupReportUrl>();
+    expectTypeOf<
+      z.output<typeof S.individualScreeningReportDataSchema>
+    >().toEqualTypeOf<S.IndividualScreeningReportData>();
+    expectTypeOf<
+      z.input<typeof S.individualScreeningReportDataSchema>
+    >().toEqualTypeOf<S.IndividualScreeningReportData>();
+    expectTypeOf<
+      z.output<typeof S.combinedScreeningReportDataSchema>
+    >().toEqualTypeOf<S.CombinedScreeningReportData>();
+    expectTypeOf<
+      z.input<typeof S.combinedScreeningReportDataSchema>
+    >().toEqualTypeOf<S.CombinedScreeningReportData>();
+    expectTypeOf<z.output<typeof S.screeningReportDataSchema>>().toEqualTypeOf<S.ScreeningReportData>();
+    expectTypeOf<
+      z.output<typeof S.screeningBankConnectionSchema>
+    >().toEqualTypeOf<S.ScreeningBankConnection>();
+    expectTypeOf<
+      ReturnType<VerificationClient['screeningGroups']['reportData']>
+    >().resolves.toEqualTypeOf<S.ScreeningReportData>();
   });
 });

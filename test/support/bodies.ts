@@ -1,9 +1,9 @@
 /** Valid applicant-group create bodies for tests. */
-import type { ApplicantGroupCreateParams } from '../../src/index.js';
+import type { ApplicantGroupCreateInDollars } from '../../src/index.js';
 
 /** One applicant, with a phone (so two invitations). */
 
-export function groupCreateBody(email: string, correlationId: string): ApplicantGroupCreateParams {
+export function groupCreateBody(email: string, correlationId: string): ApplicantGroupCreateInDollars {
   return {
     applicants: [{ first_name: 'Ana', last_name: 'Silva', email, phone_number: '+14155550123' }],
     property: {
@@ -20,7 +20,7 @@ export function groupCreateBody(email: string, correlationId: string): Applicant
 }
 
 /** Two applicants whose events go to `webhookUrl`: the webhook tests' household. */
-export function engineHouseBody(webhookUrl: string): ApplicantGroupCreateParams {
+export function engineHouseBody(webhookUrl: string): ApplicantGroupCreateInDollars {
   return {
     applicants: [
       { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },

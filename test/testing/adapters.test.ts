@@ -12,7 +12,12 @@ import {
   applicantGroupSchema,
   reportDetailSchema,
 } from '../../src/schemas/index.js';
-import { createMockApi, createMockServer, type MockApi } from '../../src/testing/index.js';
+import {
+  createMockApi,
+  createMockServer,
+  DEFAULT_START_TIME,
+  type MockApi,
+} from '../../src/testing/index.js';
 import { createMockApi as createMswMockApi } from '../../src/testing/msw.js';
 import { applicantGroupBody } from './helpers.js';
 
@@ -33,7 +38,7 @@ const adapters: Adapter[] = [
   {
     name: 'node:http (createMockServer)',
     async start() {
-      const mock = await createMockServer();
+      const mock = await createMockServer({ now: DEFAULT_START_TIME });
       return {
         target: {
           base: mock.url,
@@ -48,7 +53,7 @@ const adapters: Adapter[] = [
   {
     name: 'mock.fetch (createMockApi, no sockets)',
     async start() {
-      const mock = createMockApi();
+      const mock = createMockApi({ now: DEFAULT_START_TIME });
       return {
         target: { base: mock.baseUrl, fetch: mock.fetch, clientId: mock.clientId, secretKey: mock.secretKey },
         stop: () => mock.close(),
@@ -58,7 +63,7 @@ const adapters: Adapter[] = [
   {
     name: 'msw handlers (testing/msw + setupServer)',
     async start() {
-      const mock = createMswMockApi();
+      const mock = createMswMockApi({ now: DEFAULT_START_TIME });
       const server = setupServer(...mock.handlers);
       server.listen({ onUnhandledRequest: 'error' });
       return {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applicantGroupListResponseSchema, applicantGroupSchema } from '../../src/schemas/index.js';
-import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import { createMockServer, DEFAULT_START_TIME, type MockServer } from '../../src/testing/index.js';
 import { applicantGroupBody, expectError, expectOk, session } from './helpers.js';
 
 describe('mock applicant groups', () => {
@@ -11,7 +11,7 @@ describe('mock applicant groups', () => {
     expectOk(await api('GET', `/api/v1/applicant_groups${query}`), applicantGroupListResponseSchema);
 
   beforeEach(async () => {
-    mock = await createMockServer();
+    mock = await createMockServer({ now: DEFAULT_START_TIME });
     api = session(mock);
   });
   afterEach(async () => {

@@ -6,6 +6,7 @@ import {
   applicantGroupSchema,
   reportDetailSchema,
 } from '../../src/schemas/index.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_SECRET_KEY } from '../../src/testing/api.js';
 import { startMockBin } from '../../src/testing/bin-main.js';
 import { bundleForNode, removeBundle } from '../support/bundle.js';
 import { applicantGroupBody, call, expectOk, login } from './helpers.js';
@@ -92,6 +93,46 @@ describe('applicant-verification-mock bin', () => {
     expect(await exited).toBe(0);
   });
 
+  it('started by npm, stops when npm goes: `npx applicant-verification-mock &` then `kill $!`', async () => {
+    // npm's wrapper (npm, then `sh -c`) passes no signal on: killed, it leaves the bin to init.
+    // Here a shell stands in for it, as npm sets `npm_command` for what it starts.
+    const shell = spawn('sh', ['-c', `"${process.execPath}" "${bin}" --port 0 & echo "pid $!"; wait`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, npm_command: 'exec' },
+    });
+    let output = '';
+    shell.stdout.setEncoding('utf8');
+    const closed = new Promise<void>((resolve) => shell.stdout.on('close', () => resolve()));
+    await new Promise<void>((resolve, reject) => {
+      shell.stdout.on('data', (chunk: string) => {
+        output += chunk;
+        if (output.includes('VERIFICATION_SECRET_KEY=')) resolve();
+      });
+      shell.on('exit', () => reject(new Error(`the shell exited early: ${output}`)));
+    });
+    const pid = Number(/^pid (\d+)$/m.exec(output)?.[1]);
+    const url = /export VERIFICATION_BASE_URL=(\S+)/.exec(output)?.[1] ?? '';
+    expect((await fetch(`${url}/__mock/groups`)).status).toBe(200);
+    try {
+      shell.kill('SIGKILL');
+      // The bin's output ends when the bin does: it noticed and closed. (A bin that never
+      // notices fails here rather than at the test's timeout, so the finally below cleans up.)
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error('the bin outlived npm by 10 s')), 10_000);
+      });
+      await Promise.race([closed, stuck]).finally(() => clearTimeout(timer));
+      expect(output).toContain('npm, which started the mock, is gone: closing the mock');
+      await expect(fetch(`${url}/__mock/groups`)).rejects.toThrow();
+    } finally {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // Already gone: the case this test expects.
+      }
+    }
+  });
+
   it('rejects a bad option with the usage message', async () => {
     const out: string[] = [];
     const run = startMockBin(['--port', 'abc'], {
@@ -103,6 +144,33 @@ describe('applicant-verification-mock bin', () => {
       /--port must be an integer >= 0, got "abc"\nUsage: applicant-verification-mock/,
     );
     expect(out).toEqual([]);
+  });
+
+  it('--now pins the mock clock (ISO or epoch ms); without it the clock is the real time; a bad value is refused', async () => {
+    for (const [value, expected] of [
+      ['2026-03-01T09:00:00Z', Date.UTC(2026, 2, 1, 9)],
+      [String(Date.UTC(2025, 5, 1)), Date.UTC(2025, 5, 1)],
+    ] as const) {
+      const run = await startInProcess(['--port', '0', '--now', value]);
+      try {
+        const answer = await fetch(`${run.url}/__mock/clock`);
+        expect(((await answer.json()) as { now: number }).now).toBe(expected);
+      } finally {
+        await run.stop();
+      }
+    }
+    const before = Date.now();
+    const unpinned = await startInProcess(['--port', '0']);
+    try {
+      const { now } = (await (await fetch(`${unpinned.url}/__mock/clock`)).json()) as { now: number };
+      expect(now).toBeGreaterThanOrEqual(before);
+      expect(now).toBeLessThanOrEqual(Date.now());
+    } finally {
+      await unpinned.stop();
+    }
+    await expect(
+      startMockBin(['--now', 'yesterday'], { out: () => {}, err: () => {}, env: {} }),
+    ).rejects.toThrow(/--now must be an ISO date-time or epoch milliseconds, got "yesterday"/);
   });
 
   it('walks a group from invitation to a downloaded PDF with fetch calls to the API and /__mock/ only', async () => {
@@ -189,5 +257,28 @@ describe('applicant-verification-mock bin', () => {
     } finally {
       await mock.stop();
     }
+  });
+
+  it('--api-rent-unit cents reads applicant-group monthly_rent in cents; a bad unit is refused', async () => {
+    const mock = await startInProcess(['--port', '0', '--api-rent-unit', 'cents']);
+    try {
+      expect(mock.stdout()).toContain('rent unit:   cents');
+      const token = await login({
+        url: mock.url,
+        clientId: DEFAULT_CLIENT_ID,
+        secretKey: DEFAULT_SECRET_KEY,
+      });
+      const answer = await call(mock.url, 'POST', '/api/v1/applicant_groups', {
+        token,
+        body: applicantGroupBody({ monthly_rent: 250_000 }),
+      });
+      expect(answer.status, answer.text).toBe(200);
+      expect((answer.json as { monthly_rent_cents: number }).monthly_rent_cents).toBe(250_000);
+    } finally {
+      await mock.stop();
+    }
+    await expect(startInProcess(['--port', '0', '--api-rent-unit', 'euros'])).rejects.toThrow(
+      /--api-rent-unit must be dollars or cents/,
+    );
   });
 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { applicantGroupSchema, reportDetailSchema, screeningGroupSchema } from '../../src/schemas/index.js';
-import { createMockServer } from '../../src/testing/index.js';
+import { createMockServer, DEFAULT_START_TIME } from '../../src/testing/index.js';
 import { applicantGroupBody, expectOk, screeningGroupBody, session } from './helpers.js';
 
 /** Runs one fixed scenario and returns everything the mock generated. */
 async function scenario(seed: number, extraLogins = 0) {
-  const mock = await createMockServer({ seed });
+  const mock = await createMockServer({ seed, now: DEFAULT_START_TIME });
   try {
     const api = session(mock);
     for (let i = 0; i < extraLogins; i++) await api('GET', '/api/v1/screening_groups');

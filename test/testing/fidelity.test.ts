@@ -80,9 +80,9 @@ describe('mock fidelity to docs/wire-contract.md', () => {
         (await call('POST', '/api/v1/screening_groups', screeningGroupBody())).body,
       );
       mock.clock.advance(15 * DAY);
-      for (const screening of created.screenings) mock.applicants.complete(screening.id);
+      for (const screening of created.screenings ?? []) mock.applicants.complete(screening.id);
       expect(mock.groups.screeningGroup(created.id)).toMatchObject({ status: 'completed', is_expired: true });
-      mock.applicants.reopen(created.screenings[1]?.id ?? '');
+      mock.applicants.reopen(created.screenings?.[1]?.id ?? '');
       expect(mock.groups.screeningGroup(created.id)).toMatchObject({
         status: 'in_progress',
         is_expired: false,
@@ -106,7 +106,7 @@ describe('mock fidelity to docs/wire-contract.md', () => {
         .screening_groups;
     expect((await list())[0]?.is_report_expired).toBeNull();
     const id = screeningGroupSchema.parse(created).id;
-    mock.applicants.complete(screeningGroupSchema.parse(created).screenings[0]?.id ?? '');
+    mock.applicants.complete(screeningGroupSchema.parse(created).screenings?.[0]?.id ?? '');
     expect((await list())[0]?.is_report_expired).toBe(false);
     mock.reports.expire(id);
     expect((await list())[0]?.is_report_expired).toBe(true);
@@ -227,7 +227,7 @@ describe('mock fidelity to docs/wire-contract.md', () => {
           )
         ).body,
       );
-      for (const screening of created.screenings) mock.applicants.complete(screening.id, 'finished');
+      for (const screening of created.screenings ?? []) mock.applicants.complete(screening.id, 'finished');
       const held = mock.state.screeningGroups.find((g) => g.id === created.id);
       const income = (held?.screenings ?? []).reduce((sum, s) => sum + (s.monthlyIncomeCents ?? 0), 0);
       return { income, view: mock.groups.screeningGroup(created.id) };

@@ -7,7 +7,7 @@ import {
   isIncomeReport,
   reportDetailSchema,
 } from '../../src/schemas/index.js';
-import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import { createMockServer, DEFAULT_START_TIME, type MockServer } from '../../src/testing/index.js';
 import { applicantGroupBody, call, expectError, expectOk, session } from './helpers.js';
 
 describe('mock life cycle, reports and PDF links', () => {
@@ -22,7 +22,7 @@ describe('mock life cycle, reports and PDF links', () => {
     expectOk(await api('GET', `/api/v1/reports/${id}`), reportDetailSchema);
 
   beforeEach(async () => {
-    mock = await createMockServer();
+    mock = await createMockServer({ now: DEFAULT_START_TIME });
     api = session(mock);
     group = expectOk(
       await api('POST', '/api/v1/applicant_groups', { body: applicantGroupBody() }),
@@ -68,7 +68,7 @@ describe('mock life cycle, reports and PDF links', () => {
     expect(reports.individual_reports).toHaveLength(1);
     const first = reports.individual_reports[0];
     expect(first).toMatchObject({
-      report_name: 'income',
+      report_name: 'Income',
       is_expired: false,
       created_at: '2026-01-15T12:01:00.000Z',
       applicant_group_id: group.id,

@@ -38,9 +38,9 @@ describe('mock screening groups', () => {
       correlation_id: 'lease-9',
     });
     // A millisecond-scale timestamp with a fraction, as the vendor's sample.
-    expect(Math.floor(created.created_at_timestamp)).toBe(mock.clock.now());
+    expect(Math.floor(created.created_at_timestamp ?? 0)).toBe(mock.clock.now());
     expect(
-      created.screenings.map((s) => [s.applicant_email, s.screening_status, s.reason_completed]),
+      (created.screenings ?? []).map((s) => [s.applicant_email, s.screening_status, s.reason_completed]),
     ).toEqual([
       ['grace@example.com', 'not_started', 'not_completed'],
       ['alan@example.com', 'not_started', 'not_completed'],
@@ -115,7 +115,7 @@ describe('mock screening groups', () => {
       await create(screeningGroupBody({ income_multiplier_threshold: 0.1 })),
       screeningGroupSchema,
     );
-    const [grace, alan] = group.screenings.map((s) => s.id);
+    const [grace, alan] = (group.screenings ?? []).map((s) => s.id);
     mock.applicants.start(grace ?? '');
     expect(mock.groups.screeningGroup(group.id)?.status).toBe('in_progress');
     mock.applicants.complete(grace ?? '', 'finished');
@@ -127,7 +127,7 @@ describe('mock screening groups', () => {
       approval_recommendation: 'approve',
       is_report_expired: false,
     });
-    expect(done?.screenings.map((s) => [s.screening_status, s.reason_completed])).toEqual([
+    expect(done?.screenings?.map((s) => [s.screening_status, s.reason_completed])).toEqual([
       ['completed', 'finished'],
       ['completed', 'no_income'],
     ]);

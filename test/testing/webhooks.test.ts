@@ -112,7 +112,7 @@ describe('mock webhooks', () => {
       })),
     });
     const group = expectOk(await api('POST', '/api/v1/screening_groups', { body }), screeningGroupSchema);
-    const ids = group.screenings.map((s) => s.id);
+    const ids = (group.screenings ?? []).map((s) => s.id);
     const [a, b, c, d, e, f] = ids.map((id) => id);
     const g = group.id;
     mock.applicants.start(a ?? '');

@@ -62,7 +62,7 @@ export function connect(
   values: ConnectionValues,
   io: CliIO,
   reporter: Reporter,
-  extra: Pick<ClientOptions, 'createGraceWindow'> = {},
+  extra: Pick<ClientOptions, 'createGraceWindow' | 'apiRentUnit'> = {},
 ): VerificationClient {
   const timeoutSeconds = numberOption('timeout', values.timeout, 60, {
     min: 0.001,

@@ -1,6 +1,6 @@
 /**
- * Whether a group found by a household's correlation id is that household. A group holding
- * other applicants or another rent than the row is a conflict: the household was edited since
+ * Whether a group found by a household's correlation id is that household (the SDK's comparator:
+ * applicants' emails, rent, unit). A group holding other applicants, rent or unit than the row is a conflict: the household was edited since
  * the group was created, or someone reused the id. Counting it as "already existed" would leave
  * a new applicant uninvited without a word; creating another group would invite the others twice.
  */
@@ -8,7 +8,9 @@ import {
   type ApplicantGroup,
   type ApplicantGroupCreateParams,
   centsToDollars,
-  dollarsToCents,
+  householdDifferences,
+  isSameHousehold,
+  rentCentsMeant,
 } from 'applicant-verification';
 
 /** Both sides of a conflict, for the results log and the message. */
@@ -20,6 +22,8 @@ export interface Conflict {
   /** The row's. */
   rowEmails: string[];
   rowRentCents: number;
+  /** The units, when they differ (`''`: none). */
+  units?: { server: string; row: string } | undefined;
 }
 
 function emailsOf(applicants: readonly { email: string }[]): string[] {
@@ -30,17 +34,18 @@ function emailsOf(applicants: readonly { email: string }[]): string[] {
 export function findConflict(group: ApplicantGroup, body: ApplicantGroupCreateParams): Conflict | undefined {
   const serverEmails = emailsOf(group.applicants);
   const rowEmails = emailsOf(body.applicants);
-  const rowRentCents = dollarsToCents(body.monthly_rent);
-  const sameEmails =
-    serverEmails.length === rowEmails.length &&
-    serverEmails.every((email, index) => email === rowEmails[index]);
-  if (sameEmails && group.monthly_rent_cents === rowRentCents) return undefined;
+  const rowRentCents = rentCentsMeant(body) ?? Number.NaN;
+  // The SDK's one comparator decides (applicants, rent, unit), as createOnce and recovery do.
+  const differences = householdDifferences(group, body);
+  if (isSameHousehold(differences)) return undefined;
+  const unit = differences.find((difference) => difference.kind === 'unit');
   return {
     groupId: group.id,
     serverEmails,
     serverRentCents: group.monthly_rent_cents,
     rowEmails,
     rowRentCents,
+    units: unit ? { server: unit.group, row: unit.intended } : undefined,
   };
 }
 
@@ -57,5 +62,5 @@ export function describeConflict(
   mask: (text: string) => string = (text) => text,
 ): string {
   const list = (emails: readonly string[]) => mask(emails.join('; '));
-  return `conflict: group ${conflict.groupId} has applicants ${list(conflict.serverEmails)} and rent ${dollars(conflict.serverRentCents)}; the row has applicants ${list(conflict.rowEmails)} and rent ${dollars(conflict.rowRentCents)}. Nothing was created: fix the row, or give a new --batch-id to create a new group`;
+  return `conflict: group ${conflict.groupId} has applicants ${list(conflict.serverEmails)} and rent ${dollars(conflict.serverRentCents)}${conflict.units ? ` (unit "${conflict.units.server}")` : ''}; the row has applicants ${list(conflict.rowEmails)} and rent ${dollars(conflict.rowRentCents)}${conflict.units ? ` (unit "${conflict.units.row}")` : ''}. Nothing was created: fix the row, or give a new --batch-id to create a new group`;
 }

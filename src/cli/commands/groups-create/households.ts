@@ -7,7 +7,8 @@
 import {
   type ApplicantCreateParams,
   type ApplicantGroupCreateParams,
-  applicantGroupCreateParamsSchema,
+  applicantGroupCreateWireSchema,
+  type RentUnit,
 } from 'applicant-verification';
 import { correlationIdFor } from './correlation.js';
 import type { CsvTable } from './csv-input.js';
@@ -68,6 +69,8 @@ export function mapHeader(header: readonly string[]): HeaderMap {
 
 /** Options of {@link buildHouseholds}. */
 export interface HouseholdOptions {
+  /** How the API reads `monthly_rent` (`--api-rent-unit`): the rent rules follow it. Default dollars. */
+  apiRentUnit?: RentUnit | undefined;
   /** `--batch-id`, part of every correlation id; `''` when none was given. */
   batchId: string;
   /** Decision maker for households whose `decision_maker` cell is blank. */
@@ -264,7 +267,7 @@ function buildHousehold(
   };
   // The SDK would check the body again before sending; checking here keeps "nothing is sent
   // while any row is bad" true even if its rules are stricter than the row schema's.
-  const check = applicantGroupCreateParamsSchema.safeParse(body);
+  const check = applicantGroupCreateWireSchema(options.apiRentUnit ?? 'dollars').safeParse(body);
   if (!check.success) {
     for (const issue of check.error.issues) {
       const [head, index] = issue.path;

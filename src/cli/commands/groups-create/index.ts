@@ -12,7 +12,7 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname, join, parse as parsePath, resolve } from 'node:path';
-import { stateNameForCode } from 'applicant-verification';
+import { isRentUnit, stateNameForCode } from 'applicant-verification';
 import {
   AUTH_FAILED_MESSAGE,
   describeError,
@@ -35,7 +35,7 @@ import type { RowError } from './household-rows.js';
 import { buildHouseholds, type Household, mapHeader } from './households.js';
 import { Journal, readJournal } from './journal.js';
 import { BatchLock } from './lock.js';
-import { defaultLogPath, type HouseholdResult, summarize, writeResultLog } from './result-log.js';
+import { defaultLogPath, type HouseholdResult, ResultLog, summarize } from './result-log.js';
 import { type BatchOutcome, conflictLine, runBatch } from './run-batch.js';
 
 function columnsHelp(): string {
@@ -59,6 +59,8 @@ Options:
   --skip-invalid         create the valid households and report the invalid ones (exit 1)
                          instead of sending nothing while any row is bad
   --no-invitations       create the groups without emailing or texting anyone
+  --api-rent-unit UNIT   how the API reads monthly_rent: dollars (default) or cents (env
+                         VERIFICATION_API_RENT_UNIT); the CSV's monthly_rent stays in dollars
   --decision-maker NAME  decision maker for rows with a blank decision_maker column
   --batch-id NAME        part of every correlation id: a new name starts a new round for
                          the same households (default: none)
@@ -94,6 +96,7 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   'skip-invalid': { type: 'boolean' },
   'no-invitations': { type: 'boolean' },
+  'api-rent-unit': { type: 'string' },
   'decision-maker': { type: 'string' },
   'batch-id': { type: 'string' },
   grace: { type: 'string' },
@@ -224,7 +227,12 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   if (header.unknown.length > 0) {
     reporter.error(`warning: ${shown}: ignoring unknown column(s) ${header.unknown.join(', ')}`);
   }
+  const apiRentUnit = values['api-rent-unit'] ?? (io.env.VERIFICATION_API_RENT_UNIT || 'dollars');
+  if (!isRentUnit(apiRentUnit)) {
+    throw new UsageError(`--api-rent-unit must be dollars or cents, got "${apiRentUnit}"`);
+  }
   const plan = buildHouseholds(table, header, {
+    apiRentUnit,
     batchId,
     decisionMaker: values['decision-maker'],
     invitations: !values['no-invitations'],
@@ -278,9 +286,14 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   await checkWritableDir(dir, '--csv (journal and lock go beside it)');
   if (logPath !== '-') await checkWritableDir(dirname(logPath), '--log');
   // A create this run sends and loses track of is looked for as long as a killed run's would be.
-  const client = connect(values, io, reporter, { createGraceWindow: Math.round(graceSeconds * 1000) });
+  const client = connect(values, io, reporter, {
+    createGraceWindow: Math.round(graceSeconds * 1000),
+    apiRentUnit,
+  });
   let outcome: BatchOutcome;
   let journal: Journal | undefined;
+  const log = new ResultLog(logPath, startedAt);
+  const settledInvalid: HouseholdResult[] = [];
   try {
     const lock = await BatchLock.acquire(lockPath, (message) => reporter.error(message));
     try {
@@ -292,6 +305,14 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
         io,
         reporter,
         previous,
+        onResult: (result) => {
+          // The households --skip-invalid left out go in first, with the first settled row.
+          for (const skipped of invalid.splice(0)) {
+            log.append(skipped);
+            settledInvalid.push(skipped);
+          }
+          log.append(result);
+        },
         openJournal: async () => {
           journal = await Journal.open(journalPath);
           await journal.append({
@@ -312,20 +333,16 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
     await client.close();
   }
   if (isAuthFailure(outcome.fatalError) && journal === undefined) {
+    await log.discard();
     reporter.error(`${AUTH_FAILED_MESSAGE}. Nothing was sent; no results or journal were written.`);
     return EXIT_AUTH;
   }
   const { fatalError, conflicts } = outcome;
-  const results = [...invalid, ...outcome.results];
+  const results = [...settledInvalid, ...invalid, ...outcome.results];
   const summary = summarize(results);
   let logWritten: string;
   try {
-    logWritten = await writeResultLog(
-      logPath,
-      results,
-      { csv: csvPath, batchId, startedAt, finishedAt: new Date() },
-      io,
-    );
+    logWritten = await log.finish(results, { csv: csvPath, batchId, startedAt, finishedAt: new Date() }, io);
   } catch (error) {
     reporter.error(`Could not write the results log ${logPath}: ${describeError(error)}`);
     return EXIT_FAILED;

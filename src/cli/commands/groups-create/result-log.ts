@@ -1,12 +1,18 @@
 /**
  * The results log of `groups create`: one entry per household with its group id or its error.
- * CSV by default (opens in the same spreadsheet as the input), JSON when the path ends in
- * `.json`, CSV on stdout for `-`. Each run writes a new file: the default name carries the run's
- * start time, and a `--log` path that exists gets one too, so earlier logs are never replaced.
+ * CSV by default (opens in the same spreadsheet as the input), JSON Lines when the path ends in
+ * `.jsonl`, one JSON document for `.json`, CSV on stdout for `-`. Each run writes a new file: the
+ * default name carries the run's start time, and a `--log` path that exists gets one too, so
+ * earlier logs are never replaced.
+ *
+ * A CSV or JSON Lines log gets each row appended as its household settles, so a killed run leaves
+ * what it did (the journal stays the source of truth a rerun reads); at the end the CSV is
+ * rewritten in input order. `.json` and `-` are written at the end only.
  */
+import { appendFile, rm } from 'node:fs/promises';
 import { extname, join, parse as parsePath } from 'node:path';
 import { toCsv } from '../../shared/csv-output.js';
-import { timestampTag, unusedPath, writeNewFile } from '../../shared/files.js';
+import { timestampTag, unusedPath, writeFileAtomic, writeNewFile } from '../../shared/files.js';
 import { type CliIO, write } from '../../shared/io.js';
 import { toJson } from '../../shared/json-output.js';
 
@@ -120,4 +126,65 @@ export async function writeResultLog(
     await writeNewFile(target, csv(), 0o600);
   }
   return target;
+}
+
+/** Whether a log at `path` is appended to as rows settle (CSV and JSON Lines files). */
+function streams(path: string): boolean {
+  const ext = extname(path).toLowerCase();
+  return path !== '-' && ext !== '.json';
+}
+
+/**
+ * The results log of one run, appended to as households settle. The file is created on the first
+ * row, so a run that settles nothing (its credentials were refused) leaves none.
+ */
+export class ResultLog {
+  readonly #path: string;
+  readonly #startedAt: Date;
+  #target: string | undefined;
+  #writing: Promise<void> = Promise.resolve();
+  #error: unknown;
+
+  constructor(path: string, startedAt: Date) {
+    this.#path = path;
+    this.#startedAt = startedAt;
+  }
+
+  /** Appends one settled row (CSV line or JSON line); a write error is kept for {@link finish}. */
+  append(result: HouseholdResult): void {
+    if (!streams(this.#path)) return;
+    this.#writing = this.#writing
+      .then(async () => {
+        const jsonl = extname(this.#path).toLowerCase() === '.jsonl';
+        const line = jsonl ? `${toJson(result)}\n` : toCsv([result], RESULT_COLUMNS, false);
+        if (this.#target === undefined) {
+          const target = await unusedPath(this.#path, this.#startedAt);
+          await writeNewFile(target, jsonl ? '' : toCsv([], RESULT_COLUMNS, true), 0o600);
+          this.#target = target;
+        }
+        await appendFile(this.#target, line);
+      })
+      .catch((error: unknown) => {
+        this.#error ??= error;
+      });
+  }
+
+  /** Writes the final log and returns its path (CSV rewritten in input order; `.json`, `-` written now). */
+  async finish(results: readonly HouseholdResult[], info: RunInfo, io: CliIO): Promise<string> {
+    await this.#writing;
+    if (this.#error !== undefined) throw this.#error;
+    if (!streams(this.#path) || this.#target === undefined)
+      return writeResultLog(this.#path, results, info, io);
+    if (extname(this.#target).toLowerCase() !== '.jsonl') {
+      const sorted = [...results].sort((a, b) => a.line - b.line);
+      await writeFileAtomic(this.#target, toCsv(sorted, RESULT_COLUMNS, true), 0o600);
+    }
+    return this.#target;
+  }
+
+  /** Removes what was appended (a run that turned out to send nothing keeps no log). */
+  async discard(): Promise<void> {
+    await this.#writing;
+    if (this.#target !== undefined) await rm(this.#target, { force: true });
+  }
 }

@@ -52,6 +52,8 @@ export interface BatchRunOptions {
   openJournal: () => Promise<Journal>;
   /** What earlier runs journaled, by correlation id. */
   previous: ReadonlyMap<string, JournalState>;
+  /** Called with each household's result as it settles (the results log appends it). */
+  onResult?: (result: HouseholdResult) => void;
 }
 
 /** What a run did to each household, and the error that stopped it early, if one did. */
@@ -122,6 +124,10 @@ export async function runBatch(
   const request: RequestOptions = { signal: flight.signal };
   const stop = new BatchStop(io.signal);
   const results: HouseholdResult[] = [];
+  const emit = (result: HouseholdResult) => {
+    results.push(result);
+    options.onResult?.(result);
+  };
   const conflicts: BatchOutcome['conflicts'] = [];
 
   const find = (id: string) => client.applicantGroups.findByCorrelationId(id, request);
@@ -176,15 +182,15 @@ export async function runBatch(
       const household = households[index];
       if (!household) return;
       if (!outcome.ok) {
-        results.push(failedResult(household, outcome.error, 'could not check for an existing group: '));
+        emit(failedResult(household, outcome.error, 'could not check for an existing group: '));
       } else if (outcome.value.kind === 'existing') {
-        results.push(resultOf(household, 'skipped_existing', outcome.value.group.id));
+        emit(resultOf(household, 'skipped_existing', outcome.value.group.id));
       } else if (outcome.value.kind === 'conflict') {
         const { conflict } = outcome.value;
         conflicts.push({ household, conflict });
-        results.push(resultOf(household, 'conflict', conflict.groupId, describeConflict(conflict)));
+        emit(resultOf(household, 'conflict', conflict.groupId, describeConflict(conflict)));
       } else if (stop.signal.aborted) {
-        results.push(resultOf(household, 'not_attempted'));
+        emit(resultOf(household, 'not_attempted'));
       } else {
         if (outcome.value.resent) {
           reporter.note(
@@ -198,41 +204,55 @@ export async function runBatch(
     if (missing.length > 0 && !stop.signal.aborted) {
       const journal = await options.openJournal();
       const creating = reporter.start('create', missing.length);
+      const settledRows = new Map<Household, HouseholdResult>();
       const created = await mapSettled(
         missing,
         (household) =>
-          stop.guard(async () => {
-            const settled = (outcome: JournalOutcome, groupId: string) =>
-              journal.append({
-                type: 'settled',
+          stop
+            .guard(async () => {
+              const settled = (outcome: JournalOutcome, groupId: string) =>
+                journal.append({
+                  type: 'settled',
+                  at: new Date().toISOString(),
+                  household_key: household.key,
+                  correlation_id: household.correlationId,
+                  outcome,
+                  group_id: groupId,
+                });
+              // Write-ahead: on disk before the request leaves, so a kill at any later point is seen.
+              await journal.append({
+                type: 'sending',
                 at: new Date().toISOString(),
                 household_key: household.key,
                 correlation_id: household.correlationId,
-                outcome,
-                group_id: groupId,
+                batch_id: options.batchId,
+                line: household.line,
               });
-            // Write-ahead: on disk before the request leaves, so a kill at any later point is seen.
-            await journal.append({
-              type: 'sending',
-              at: new Date().toISOString(),
-              household_key: household.key,
-              correlation_id: household.correlationId,
-              batch_id: options.batchId,
-              line: household.line,
-            });
-            let group: ApplicantGroup;
-            try {
-              group = await client.applicantGroups.create(household.body, request);
-            } catch (error) {
-              // An aborted create stays unsettled: the next run resolves it by lookup.
-              if (!(error instanceof APIUserAbortError)) {
-                await settled(journalOutcomeOf(error), '').catch(() => {});
+              let group: ApplicantGroup;
+              try {
+                group = await client.applicantGroups.create(household.body, request);
+              } catch (error) {
+                // An aborted create stays unsettled: the next run resolves it by lookup.
+                if (!(error instanceof APIUserAbortError)) {
+                  await settled(journalOutcomeOf(error), '').catch(() => {});
+                }
+                throw error;
               }
-              throw error;
-            }
-            await settled('created', group.id);
-            return group;
-          }),
+              await settled('created', group.id);
+              return group;
+            })
+            .then(
+              (group) => {
+                settledRows.set(household, resultOf(household, 'created', group.id));
+                emit(resultOf(household, 'created', group.id));
+                return group;
+              },
+              (error: unknown) => {
+                settledRows.set(household, failedResult(household, error));
+                emit(failedResult(household, error));
+                throw error;
+              },
+            ),
         {
           concurrency,
           signal: stop.signal,
@@ -240,17 +260,18 @@ export async function runBatch(
         },
       );
       creating.finish();
+      // Items the batch never started (stopped first) settle here.
       created.forEach((outcome, index) => {
         const household = missing[index];
-        if (!household) return;
-        results.push(
+        if (!household || settledRows.has(household)) return;
+        emit(
           outcome.ok
             ? resultOf(household, 'created', outcome.value.id)
             : failedResult(household, outcome.error),
         );
       });
     } else {
-      for (const household of missing) results.push(resultOf(household, 'not_attempted'));
+      for (const household of missing) emit(resultOf(household, 'not_attempted'));
     }
     return { results, fatalError: stop.fatalError, conflicts };
   } finally {

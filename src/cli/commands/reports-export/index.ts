@@ -11,6 +11,7 @@ import {
   type ApplicantGroup,
   type ApplicantGroupListParams,
   mapSettled,
+  NotFoundError,
   type ReportDetail,
   ReportExpiredError,
   type ReportSummary,
@@ -40,7 +41,7 @@ const FILE_MODE = 0o600;
 const DIR_MODE = 0o700;
 
 /** Help of `reports export`. */
-export const REPORTS_EXPORT_HELP = `Usage: applicant-verification reports export (--group ID ... | --status STATUS) [options]
+export const REPORTS_EXPORT_HELP = `Usage: applicant-verification reports export (--group ID ... | --status STATUS | --screening-group ID ...) [options]
 
 Saves every report (household and individual) of the chosen groups into DIR/<group id>/:
 <report id>.json (the report detail without its short-lived PDF link) and <report id>.pdf.
@@ -54,6 +55,9 @@ Which groups:
   --status STATUS        every group with this status (e.g. completed); repeat or comma-separate
   --created-after TIME   with --status: Unix seconds or ISO date/time
   --created-before TIME  with --status: same forms
+  --screening-group ID   a screening group (the earlier family); repeat for several. Its one
+                         report goes to DIR/<id>/report.json (the report data) and report.pdf;
+                         a group whose report is not ready yet fails (run again later)
 
 Options:
   --out DIR              where to write (default ./reports)
@@ -74,6 +78,7 @@ const OPTIONS = {
   'created-before': { type: 'string' },
   out: { type: 'string', default: 'reports' },
   concurrency: { type: 'string' },
+  'screening-group': { type: 'string', multiple: true },
 } as const;
 
 // Ids become directory and file names: anything that could climb out of DIR is refused.
@@ -148,9 +153,13 @@ export async function reportsExport(args: readonly string[], io: CliIO): Promise
     return EXIT_OK;
   }
   expectPositionals(positionals, []);
-  if ((values.group === undefined) === (values.status === undefined)) {
-    throw new UsageError('give either --group ID (repeatable) or --status STATUS, not both and not neither');
+  const choices = [values.group, values.status, values['screening-group']].filter((v) => v !== undefined);
+  if (choices.length !== 1) {
+    throw new UsageError(
+      'give one of --group ID (repeatable), --status STATUS or --screening-group ID (repeatable), not several and not none',
+    );
   }
+  if (values['screening-group']) return exportScreeningGroups(values['screening-group'], values, io);
   if (values.group && (values['created-after'] ?? values['created-before']) !== undefined) {
     throw new UsageError('--created-after and --created-before go with --status, not --group');
   }
@@ -302,6 +311,91 @@ export async function reportsExport(args: readonly string[], io: CliIO): Promise
     reporter.note(
       `${written} file(s) written, ${present} already there, ${expired} expired report(s), ${failed} failure(s).`,
     );
+  } finally {
+    flight.dispose();
+    await client.close();
+  }
+  return failed > 0 ? EXIT_FAILED : EXIT_OK;
+}
+
+/** `reports export --screening-group ID ...`: each group's report data and PDF, into DIR/<id>/. */
+async function exportScreeningGroups(
+  given: readonly string[],
+  values: Parameters<typeof connect>[0] & {
+    out: string;
+    quiet?: boolean | undefined;
+    concurrency?: string | undefined;
+  },
+  io: CliIO,
+): Promise<number> {
+  const ids = [...new Set(given.map((id) => id.trim()).filter((id) => id !== ''))];
+  for (const id of ids) {
+    if (!SAFE_NAME.test(id)) throw new UsageError(`--screening-group "${id}" is not a group id`);
+  }
+  const concurrency = numberOption('concurrency', values.concurrency, 4, { min: 1, max: 32, integer: true });
+  const outDir = resolve(io.cwd, values.out);
+  const reporter = new Reporter(io.stderr, { mode: progressMode(io.stderr, values.quiet ?? false) });
+  const client = connect(values, io, reporter);
+  const flight = inFlight(io, reporter);
+  const request: RequestOptions = { signal: flight.signal };
+  const stop = new BatchStop(io.signal);
+  let failed = 0;
+  try {
+    await privateDir(outDir, reporter, !(await exists(outDir)));
+    const indexRows: IndexRow[] = [];
+    const exportOne = async (id: string): Promise<JobOutcome> => {
+      const dir = join(outDir, id);
+      const jsonPath = join(dir, 'report.json');
+      const pdfPath = join(dir, 'report.pdf');
+      // Both files there: nothing to fetch (a rerun fetches only what is missing).
+      if ((await exists(jsonPath)) && (await exists(pdfPath))) return 'exported';
+      try {
+        const group = await client.screeningGroups.retrieve(id, request);
+        const data = await client.screeningGroups.reportData(id, request);
+        const bytes = await client.screeningGroups.downloadReportPdf(id, request);
+        if (!isPdf(bytes)) throw new Error(`the report PDF of screening group ${id} is not a PDF file`);
+        await privateDir(dir, reporter, true);
+        await writeFileAtomic(jsonPath, `${toJson(data, 2)}\n`, FILE_MODE);
+        await writeFileAtomic(pdfPath, bytes, FILE_MODE);
+        await write(io.stdout, `${displayPath(io.cwd, jsonPath)}\n${displayPath(io.cwd, pdfPath)}\n`);
+        const base = {
+          report_id: '',
+          report_scope: 'screening_group',
+          group_id: id,
+          correlation_id: group.correlation_id ?? '',
+          unit: group.unit_number ?? '',
+          property: group.property_name ?? '',
+          applicant_id: '',
+          applicant_name: '',
+          applicant_email: '',
+        };
+        indexRows.push(
+          { file: join(id, 'report.json'), kind: 'json', ...base },
+          { file: join(id, 'report.pdf'), kind: 'pdf', ...base },
+        );
+        return 'exported';
+      } catch (error) {
+        if (error instanceof ReportExpiredError) return 'expired';
+        if (error instanceof NotFoundError)
+          throw new Error('no report yet (the group is in progress), or no such group');
+        throw error;
+      }
+    };
+    const outcomes = await mapSettled(ids, (id) => stop.guard(() => exportOne(id)), {
+      concurrency,
+      signal: stop.signal,
+    });
+    for (const [index, outcome] of outcomes.entries()) {
+      const id = ids[index] ?? '';
+      if (outcome.ok && outcome.value === 'expired') {
+        reporter.error(`screening group ${id}: its report has expired; it can no longer be fetched`);
+      } else if (!outcome.ok) {
+        failed++;
+        if (!stop.signal.aborted) reporter.error(`screening group ${id}: ${describeError(outcome.error)}`);
+      }
+    }
+    if (indexRows.length > 0) await updateIndex(outDir, indexRows, FILE_MODE);
+    if (stop.fatalError !== undefined) throw stop.fatalError;
   } finally {
     flight.dispose();
     await client.close();

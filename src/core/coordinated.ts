@@ -1,0 +1,56 @@
+/**
+ * The client's side of a {@link Coordination} it was given: the token exchange run one at a time
+ * across processes, and 429 pauses published to and taken from the fleet. A coordination that
+ * fails is logged and bypassed here: a token or a pause is not worth stopping the calls for.
+ */
+import type { TokenExchange } from './auth.js';
+import type { Coordination } from './coordination.js';
+import type { HttpCore } from './http.js';
+import type { Logger } from './log.js';
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
+}
+
+/**
+ * `exchange` run under the coordination's token-exchange lock (held at most `ttlMs`). The exchange
+ * given is the token-store-aware one, so a process that waited first finds the token its
+ * predecessor saved. Without a coordination, `exchange` unchanged.
+ */
+export function withCoordinatedExchange(
+  exchange: TokenExchange,
+  coordination: Coordination | undefined,
+  clientId: string,
+  ttlMs: number,
+): TokenExchange {
+  if (!coordination) return exchange;
+  return () => coordination.withTokenExchange(clientId, ttlMs, exchange);
+}
+
+/** Publishes a client-wide pause; a failing coordination is logged, never thrown. */
+export function publishPause(
+  coordination: Coordination | undefined,
+  key: string,
+  untilEpochMs: number,
+  logger: Logger,
+): void {
+  coordination?.publishPause(key, untilEpochMs).catch((error: unknown) => {
+    logger.warn(`The coordination could not publish a rate-limit pause (${reasonOf(error)}).`);
+  });
+}
+
+/** Takes the pauses other processes publish; returns the unsubscribe function. */
+export function sharePauses(
+  core: HttpCore,
+  coordination: Coordination | undefined,
+  key: string,
+  logger: Logger,
+): () => void {
+  if (!coordination) return () => {};
+  try {
+    return coordination.onPause(key, (until) => core.pauseUntil(until));
+  } catch (error) {
+    logger.warn(`The coordination could not subscribe to rate-limit pauses (${reasonOf(error)}).`);
+    return () => {};
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * `applicantGroups.createOnce`: a create that treats its correlation id as one household. It
+ * looks the household up before sending, so a double submit (a double click, a retried web
+ * request, a job run twice, two pods) invites once. Concurrent calls in one process share one
+ * request; across processes, the client's `coordination` hands out a fenced lease per
+ * (client id, correlation id), and the outcome its holder records is what the next holder reads
+ * instead of creating again.
+ */
+import type { RequestOptions } from '../core/call.js';
+import type { CreateLease, CreateOutcome } from '../core/coordination.js';
+import { GroupMayHaveBeenCreatedError, RequestValidationError } from '../core/errors.js';
+import type { HttpCore } from '../core/http.js';
+import type { PagePromise } from '../core/pagination.js';
+import { exponentialBackoffMs } from '../core/retry.js';
+import { parseRequest } from '../core/validate.js';
+import {
+  type ApplicantGroup,
+  type ApplicantGroupCreateParams,
+  type ApplicantGroupListParams,
+  applicantGroupCreateParamsSchema,
+} from '../schemas/applicant-groups.js';
+import { rentCentsMeant } from '../schemas/rent.js';
+import { CorrelationConflictError } from './correlation-conflict.js';
+import { groupsUnder, newestGroup } from './group-lookup.js';
+import {
+  type HouseholdBody,
+  type HouseholdGroup,
+  householdDifferences,
+  isSameHousehold,
+} from './household-match.js';
+
+/** What `applicantGroups.createOnce` resolves to. */
+export interface CreateOnceResult {
+  /** The household's group: the one found, or the one just created. */
+  group: ApplicantGroup;
+  /** `true` when this call created it (and sent its invitations); `false` when it already existed. */
+  created: boolean;
+}
+
+/** What createOnce needs from the resource. */
+export interface CreateOnceDeps {
+  core: HttpCore;
+  path: string;
+  create(body: ApplicantGroupCreateParams, options?: RequestOptions): Promise<ApplicantGroup>;
+  list(params: ApplicantGroupListParams, options?: RequestOptions): PagePromise<ApplicantGroup>;
+}
+
+/**
+ * How long (ms) after an earlier create under the id ended unresolved `createOnce` keeps refusing
+ * to send it: a group committed late shows within minutes; after this, an empty lookup means it
+ * was never created.
+ */
+const UNRESOLVED_RECHECK_MS = 10 * 60_000;
+
+/** The longest pause between two tries of a lease another process holds (ms). */
+const LEASE_POLL_MAX_MS = 1_000;
+
+interface Running {
+  bodyKey: string;
+  body: HouseholdBody;
+  promise: Promise<CreateOnceResult>;
+}
+
+/** The createOnce calls in flight in this process, by (origin, client id, correlation id). */
+const running = new Map<string, Running>();
+
+/** JSON with sorted keys: equal bodies give equal text whatever their key order. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${stableJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** A body seen as the group it would create, for comparing two concurrent bodies. */
+function asGroup(body: HouseholdBody): HouseholdGroup {
+  return {
+    applicants: body.applicants,
+    monthly_rent_cents: rentCentsMeant(body) ?? Number.NaN,
+    unit_number: body.property?.unit ?? '',
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
+}
+
+/** Checks the body before any I/O and returns its correlation id. */
+function correlationIdOf(body: ApplicantGroupCreateParams): string {
+  const parsed = parseRequest(applicantGroupCreateParamsSchema, body, 'Invalid request body');
+  if (typeof parsed.correlation_id === 'string') return parsed.correlation_id;
+  throw new RequestValidationError(
+    [
+      {
+        path: 'correlation_id',
+        message: 'createOnce needs a correlation_id: it names the household (use create() without one)',
+        code: 'invalid_type',
+      },
+    ],
+    'Invalid request body',
+  );
+}
+
+/** See {@link CreateOnceResult}; the method's documentation is on `ApplicantGroups.createOnce`. */
+export function createOnce(
+  deps: CreateOnceDeps,
+  body: ApplicantGroupCreateParams,
+  options: RequestOptions = {},
+): Promise<CreateOnceResult> {
+  let correlationId: string;
+  try {
+    correlationId = correlationIdOf(body);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const key = JSON.stringify([deps.core.origin, deps.core.coordinationKey, correlationId]);
+  const bodyKey = stableJson({ body, extraBody: options.extraBody });
+  const current = running.get(key);
+  if (current) {
+    if (current.bodyKey === bodyKey) return current.promise;
+    return Promise.reject(
+      new CorrelationConflictError(
+        correlationId,
+        undefined,
+        householdDifferences(asGroup(current.body), body),
+      ),
+    );
+  }
+  const promise = new OnceCall(deps, body, correlationId, options).run().finally(() => {
+    running.delete(key);
+  });
+  running.set(key, { bodyKey, body, promise });
+  return promise;
+}
+
+/** One createOnce: lease, look up, create if absent, record, release. */
+class OnceCall {
+  readonly #deps: CreateOnceDeps;
+  readonly #body: ApplicantGroupCreateParams;
+  readonly #correlationId: string;
+  readonly #options: RequestOptions;
+
+  constructor(
+    deps: CreateOnceDeps,
+    body: ApplicantGroupCreateParams,
+    correlationId: string,
+    options: RequestOptions,
+  ) {
+    this.#deps = deps;
+    this.#body = body;
+    this.#correlationId = correlationId;
+    this.#options = options;
+  }
+
+  get #core(): HttpCore {
+    return this.#deps.core;
+  }
+
+  async run(): Promise<CreateOnceResult> {
+    const coordination = this.#core.coordination;
+    // The lease outlives a lookup and the whole create, grace window included.
+    const ttl = 2 * this.#core.createBudgetMs(this.#options);
+    const lease = await this.#acquire(ttl);
+    try {
+      return await this.#underLease(lease);
+    } finally {
+      await coordination.releaseCreateLease(lease).catch((error: unknown) => {
+        this.#core.logger.warn(
+          `createOnce: the create lease could not be released (${describe(error)}); it lapses on its own.`,
+        );
+      });
+    }
+  }
+
+  /** Takes the lease, waiting (up to `ttl`) while another process holds it. */
+  async #acquire(ttl: number): Promise<CreateLease> {
+    const { coordination, coordinationKey, clock } = this.#core;
+    const waitEnd = clock.now() + ttl;
+    for (let poll = 0; ; poll++) {
+      const lease = await coordination.acquireCreateLease(coordinationKey, this.#correlationId, ttl);
+      if (lease) return lease;
+      const left = waitEnd - clock.now();
+      if (left <= 0) {
+        throw this.#unresolved(
+          'another process held the create lease for this correlation id for the whole wait',
+        );
+      }
+      await clock.sleep(Math.min(exponentialBackoffMs(poll), LEASE_POLL_MAX_MS, left), this.#options.signal);
+    }
+  }
+
+  async #underLease(lease: CreateLease): Promise<CreateOnceResult> {
+    const { coordination, coordinationKey } = this.#core;
+    const recorded = await coordination.readCreateOutcome(coordinationKey, this.#correlationId);
+    const found = this.#pick(await this.#lookup());
+    if (found) {
+      if (recorded?.state !== 'created' || recorded.id !== found.id)
+        await this.#record(lease, { state: 'created', id: found.id });
+      return { group: found, created: false };
+    }
+    // An unresolved create long past is settled by the lookup above: its group never appeared.
+    const settledLongAgo =
+      recorded?.state === 'unresolved' && Date.now() - recorded.recordedAt > UNRESOLVED_RECHECK_MS;
+    if (recorded && !settledLongAgo) {
+      // An earlier create under this id: its group has not shown in the list yet, or nobody knows
+      // whether it exists. Either way it is not sent again: wait for it over the grace window.
+      const group = await this.#awaitEarlier();
+      if (group) return { group, created: false };
+      throw this.#unresolved(
+        recorded.state === 'created'
+          ? `group ${recorded.id}, recorded as created under it, did not appear in the list within the grace window`
+          : 'an earlier create under it ended unresolved, and its group did not appear within the grace window',
+      );
+    }
+    try {
+      const group = await this.#deps.create(this.#body, this.#options);
+      await this.#record(lease, { state: 'created', id: group.id });
+      return { group, created: true };
+    } catch (error) {
+      if (error instanceof GroupMayHaveBeenCreatedError) await this.#record(lease, { state: 'unresolved' });
+      throw error;
+    }
+  }
+
+  #lookup(): Promise<ApplicantGroup[]> {
+    const { signal, timeout, maxRetries, headers, deadline } = this.#options;
+    return groupsUnder((params, options) => this.#deps.list(params, options), this.#correlationId, {
+      signal,
+      timeout,
+      maxRetries,
+      headers,
+      deadline,
+    });
+  }
+
+  /** The newest group of this household; a {@link CorrelationConflictError} when only others exist. */
+  #pick(groups: readonly ApplicantGroup[]): ApplicantGroup | undefined {
+    const matching = groups.filter((group) => isSameHousehold(householdDifferences(group, this.#body)));
+    if (matching.length > 0) return newestGroup(matching);
+    const other = newestGroup(groups);
+    if (other)
+      throw new CorrelationConflictError(this.#correlationId, other, householdDifferences(other, this.#body));
+    return undefined;
+  }
+
+  /** Polls the lookup over the grace window for the group an earlier holder may have created. */
+  async #awaitEarlier(): Promise<ApplicantGroup | undefined> {
+    const clock = this.#core.clock;
+    const end = clock.now() + (this.#options.createGraceWindow ?? this.#core.createGraceWindowMs);
+    for (let poll = 0; ; poll++) {
+      const left = end - clock.now();
+      if (left <= 0) return undefined;
+      await clock.sleep(Math.min(exponentialBackoffMs(poll), left), this.#options.signal);
+      const found = this.#pick(await this.#lookup());
+      if (found) return found;
+    }
+  }
+
+  async #record(lease: CreateLease, outcome: CreateOutcome): Promise<void> {
+    try {
+      await this.#core.coordination.recordCreateOutcome(lease, outcome);
+    } catch (error) {
+      this.#core.logger.warn(`createOnce: the create's outcome could not be recorded (${describe(error)}).`);
+    }
+  }
+
+  #unresolved(searched: string): GroupMayHaveBeenCreatedError {
+    return new GroupMayHaveBeenCreatedError(
+      this.#deps.path,
+      this.#correlationId,
+      undefined,
+      `createOnce (POST ${this.#deps.path})`,
+      searched,
+    );
+  }
+}
