@@ -4,7 +4,7 @@
  * decision itself is `retry.ts` (pure), a create's recovery `create-recovery.ts`, and how a call
  * is named in messages `call-context.ts`.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { abortError, raceAbort } from './abort.js';
 import { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
 import type { TokenSource } from './auth.js';
