@@ -9,11 +9,11 @@ module.exports = {
     {
       name: 'main-entry-loads-no-testing-or-cli',
       comment:
-        'src/index.ts never reaches the testing kit, the command line, msw or the CSV libraries: importing the SDK must not load them.',
+        'src/index.ts never reaches the testing kit, the command line, the Redis entry, msw, ioredis or the CSV libraries: importing the SDK must not load them.',
       severity: 'error',
       from: { path: '^src/index\\.ts$' },
       to: {
-        path: ['^src/(testing|cli)/', '(^|/)node_modules/(msw|csv-parse|csv-stringify)/'],
+        path: ['^src/(testing|cli|redis)/', '(^|/)node_modules/(msw|ioredis|csv-parse|csv-stringify)/'],
         reachable: true,
       },
     },
@@ -80,6 +80,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/cli/' },
       to: { path: '^src/', pathNot: ['^src/cli/', '^src/index\\.ts$', '^src/testing/index\\.ts$'] },
+    },
+    {
+      name: 'redis-imports-core-only',
+      comment:
+        'src/redis (applicant-verification/redis) is built on the generic machinery of src/core alone: no resource, schema, client, entry point, testing kit or CLI.',
+      severity: 'error',
+      from: { path: '^src/redis/' },
+      to: { path: '^src/', pathNot: ['^src/redis/', '^src/core/'] },
     },
     {
       name: 'no-circular',

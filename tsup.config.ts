@@ -31,6 +31,7 @@ export default defineConfig({
     edge: 'src/edge.ts',
     'testing/index': 'src/testing/index.ts',
     'testing/msw': 'src/testing/msw.ts',
+    'redis/index': 'src/redis/index.ts',
     'testing/bin': 'src/testing/bin.ts',
     'cli/index': 'src/cli/index.ts',
   },
@@ -42,6 +43,7 @@ export default defineConfig({
       edge: 'src/edge.ts',
       'testing/index': 'src/testing/index.ts',
       'testing/msw': 'src/testing/msw.ts',
+      'redis/index': 'src/redis/index.ts',
     },
   },
   sourcemap: true,
@@ -57,9 +59,10 @@ export default defineConfig({
   // (.ci/package-checks checks the loaded modules).
   splitting: true,
   treeshake: true,
-  // An optional peer: only testing/msw imports it, and it must be the caller's own msw so the
-  // handlers work with their setupServer.
-  external: ['msw'],
+  // Optional peers: only testing/msw imports msw, and it must be the caller's own so the handlers
+  // work with their setupServer; only the redis entry names ioredis (its types: it uses the
+  // caller's connection).
+  external: ['msw', 'ioredis'],
   // zod and jose are bundled, minified: importing the SDK costs about a third less than loading
   // them from node_modules (docs/benchmarks.md, "Cold start"). Declarations still refer to zod's
   // types, so zod stays a dependency. Whitespace and syntax only: identifiers keep their names

@@ -6,6 +6,7 @@ export const shared = {
   resolve: {
     alias: {
       'applicant-verification/testing': fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)),
+      'applicant-verification/redis': fileURLToPath(new URL('./src/redis/index.ts', import.meta.url)),
       'applicant-verification': fileURLToPath(new URL('./src/index.ts', import.meta.url)),
     },
   },
@@ -21,10 +22,11 @@ export const shared = {
 } satisfies ViteUserConfig;
 
 /**
- * Run as their own CI steps: the examples (`npm run examples`, vitest.examples.config.ts) and the
- * built declarations (the packaging checks, vitest.package.config.ts).
+ * Run as their own CI steps: the examples (`npm run examples`, vitest.examples.config.ts), the
+ * built declarations (the packaging checks, vitest.package.config.ts) and the fleet suite on a real
+ * redis-server (`npm run test:fleet`, vitest.fleet.config.ts).
  */
-const NOT_IN_NPM_TEST = ['test/examples/**', 'test/package/declarations.test.ts'];
+const NOT_IN_NPM_TEST = ['test/examples/**', 'test/package/declarations.test.ts', 'test/fleet/**'];
 
 // `npm test`. The type tests (`*.test-d.ts`) are checked by `npm run typecheck`: tsconfig.json
 // includes test/, and a failed `expectTypeOf` assertion is a compile error there, so vitest does

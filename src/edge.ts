@@ -102,7 +102,11 @@ export {
 } from './resources/household-match.js';
 export { currentHouseholdReport } from './resources/household-report.js';
 export { operationChannelName, TRACED_OPERATIONS, type TracedOperation } from './resources/operations.js';
-export { RentUnitMismatchError, type RentUnitMismatchPolicy } from './resources/rent-echo.js';
+export {
+  type RentUnitMismatch,
+  RentUnitMismatchError,
+  type RentUnitMismatchPolicy,
+} from './resources/rent-echo.js';
 export { Reports } from './resources/reports.js';
 export { ScreeningGroups } from './resources/screening-groups.js';
 export { Webhooks } from './resources/webhooks.js';

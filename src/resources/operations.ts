@@ -16,6 +16,7 @@ const families = [applicantGroupOperations, reportOperations, screeningGroupOper
 type NamesOf<F> = F extends unknown
   ? { [K in keyof F]: F[K] extends { name: infer N extends string } ? N : never }[keyof F]
   : never;
+/** @inline The operation names the families declare. */
 type DeclaredName = NamesOf<(typeof families)[number]>;
 
 /** Every API operation the SDK declares, in resource order. */
@@ -33,7 +34,7 @@ export const TRACED_OPERATIONS: readonly TracedOperation[] = [
 ];
 
 /** An operation the SDK traces. */
-export type TracedOperation = DeclaredName | typeof PDF_DOWNLOAD_OPERATION | 'auth.exchange' | 'request';
+export type TracedOperation = DeclaredName | 'reports.downloadPdf' | 'auth.exchange' | 'request';
 
 /** Name of the `tracingChannel` of `operation`, e.g. `applicant-verification:reports.retrieve`. */
 export function operationChannelName(operation: TracedOperation): string {

@@ -51,12 +51,17 @@ export class RentUnitMismatchError extends VerificationError {
   }
 }
 
-/** A create whose echo was a factor of 100 off. */
-interface RentUnitMismatch {
+/** A create whose echo was a factor of 100 off: what {@link RentUnitMismatchError} reports. */
+export interface RentUnitMismatch {
+  /** The client's `apiRentUnit`. */
   apiRentUnit: RentUnit;
+  /** The unit the API evidently reads. */
   evidentUnit: RentUnit;
+  /** The group whose echo showed it. */
   groupId: string;
+  /** The rent that create meant, in cents. */
   meantCents: number;
+  /** The `monthly_rent_cents` the API answered. */
   echoedCents: number;
 }
 

@@ -1,7 +1,7 @@
 /**
- * Every public export of both entry points (`applicant-verification` and
- * `applicant-verification/testing`) carries a JSDoc comment, and so does every public member of
- * the exported classes and interfaces: the API reference (`npm run docs`) and editors' hovers
+ * Every public export of the entry points (`applicant-verification`, `/testing` and `/redis`)
+ * carries a JSDoc comment, and so does every public member of the exported classes and
+ * interfaces: the API reference (`npm run docs`) and editors' hovers
  * show nothing else. The same walk over the declarations of the packed package, with an editor's
  * hovers, is test/package/declarations.test.ts (the packaging checks run it).
  */
@@ -12,7 +12,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { compilerOptions, findUndocumented, root } from '../support/jsdoc.js';
 
-const ENTRY_POINTS = ['src/index.ts', 'src/testing/index.ts'];
+const ENTRY_POINTS = ['src/index.ts', 'src/testing/index.ts', 'src/redis/index.ts'];
 
 describe('JSDoc on the public API', () => {
   const program = ts.createProgram(

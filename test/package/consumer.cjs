@@ -1,6 +1,7 @@
 // A plain JavaScript user with require(), as `.ci/package-checks` runs it from the packed tarball.
 const assert = require('node:assert/strict');
-const { VerificationClient, VERSION } = require('applicant-verification');
+const { VerificationClient, VerificationError, VERSION } = require('applicant-verification');
+const { RedisCoordinationError } = require('applicant-verification/redis');
 const { createMockServer } = require('applicant-verification/testing');
 const openapi = require('applicant-verification/openapi.json');
 
@@ -21,6 +22,8 @@ const openapi = require('applicant-verification/openapi.json');
     });
     const page = await client.applicantGroups.list({ correlation_id: 'require-1' });
     assert.equal(page.items[0]?.id, group.id);
+    // The Redis entry shares the main entry's error classes.
+    assert.ok(new RedisCoordinationError('acquireCreateLease', 'down') instanceof VerificationError);
     assert.equal(VERSION, require('applicant-verification/package.json').version);
     assert.equal(openapi.openapi, '3.1.0');
     assert.deepEqual(await (await fetch(`${mock.controlUrl}/openapi.json`)).json(), openapi);

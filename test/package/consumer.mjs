@@ -1,7 +1,14 @@
 // A plain JavaScript user with import, as `.ci/package-checks` runs it from the packed tarball.
 import assert from 'node:assert/strict';
-import { signWebhook, unwrapWebhook, VERSION, VerificationClient } from 'applicant-verification';
+import {
+  signWebhook,
+  unwrapWebhook,
+  VERSION,
+  VerificationClient,
+  VerificationError,
+} from 'applicant-verification';
 import openapi from 'applicant-verification/openapi.json' with { type: 'json' };
+import { RedisCoordinationError } from 'applicant-verification/redis';
 import { createMockServer } from 'applicant-verification/testing';
 
 const mock = await createMockServer({ seed: 3 });
@@ -20,6 +27,8 @@ try {
   });
   const page = await client.applicantGroups.list({ correlation_id: 'import-1' });
   assert.equal(page.items[0]?.id, group.id);
+  // The Redis entry shares the main entry's error classes.
+  assert.ok(new RedisCoordinationError('acquireCreateLease', 'down') instanceof VerificationError);
   const verification = group.applicants[0]?.verifications[0];
   assert.ok(verification);
   const body = JSON.stringify({ code: 'VERIFICATION_STARTED', verification_id: verification.id });

@@ -1,11 +1,13 @@
 /**
  * A user's TypeScript project, as `.ci/package-checks` builds it from the packed tarball: one
  * file compiled under each `module` setting it tests (node16, nodenext, bundler, commonjs) with
- * strict options, then run on Node 20 and Node 24. Both entry points, one real call to the mock.
+ * strict options, then run on Node 20 and Node 24. Every entry point, one real call to the mock.
  */
 import { strict as assert } from 'node:assert';
-import { type ApplicantGroup, VERSION, VerificationClient } from 'applicant-verification';
+import { type ApplicantGroup, VERSION, VerificationClient, VerificationError } from 'applicant-verification';
+import { RedisCoordination, RedisCoordinationError, RedisTokenStore } from 'applicant-verification/redis';
 import { createMockServer, type MockServer } from 'applicant-verification/testing';
+import type { Redis } from 'ioredis';
 
 const correlationId = 'consumer-1';
 
@@ -26,6 +28,8 @@ async function main(): Promise<void> {
     });
     const page = await client.applicantGroups.list({ correlation_id: correlationId });
     assert.equal(page.items[0]?.id, group.id);
+    // The Redis entry shares the main entry's error classes (one copy of each, whatever the module system).
+    assert.ok(new RedisCoordinationError('acquireCreateLease', 'down') instanceof VerificationError);
     console.log(`${process.env.CONSUMER ?? 'consumer'}: created and listed ${group.id} (SDK ${VERSION})`);
   } finally {
     await client.close();
@@ -41,6 +45,17 @@ export function rejectsWrongTypes(client: VerificationClient): Promise<Applicant
     decision_maker_display_name: 'D',
     // @ts-expect-error monthly_rent is a number of dollars
     monthly_rent: '1000',
+  });
+}
+
+/** Never called: a fleet's client, with the Redis entry's classes on an ioredis connection (the optional peer). */
+export function fleetClient(redis: Redis, clientId: string): VerificationClient {
+  // @ts-expect-error a connection, not a URL
+  void new RedisCoordination('redis://localhost');
+  return new VerificationClient({
+    clientId,
+    coordination: new RedisCoordination(redis),
+    tokenStore: new RedisTokenStore(redis, { clientId }),
   });
 }
 

@@ -1,9 +1,9 @@
 /**
  * Cold start without a stopwatch: loads the installed package's main entry (import, then
  * require) in a user's project and lists every module that brought in. Fails when one is the
- * testing kit, the command line, or jose's signing and verifying code, or when anything but
- * undici loads from node_modules: msw and csv-parse/csv-stringify are not the main entry's, and
- * the build bundles zod and jose (see tsup.config.ts).
+ * testing kit, the command line, the Redis entry, or jose's signing and verifying code, or when
+ * anything but undici loads from node_modules: msw, ioredis and csv-parse/csv-stringify are not
+ * the main entry's, and the build bundles zod and jose (see tsup.config.ts).
  *
  *   node main-entry-graph.mjs        (in a project that installed the tarball; .ci/package-checks)
  */
@@ -13,9 +13,17 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 
 const ALLOWED_PACKAGES = ['undici'];
-// Identifiers (the build minifies whitespace, not names) only the testing kit, the CLI or jose's
-// signing and verifying code define.
-const FORBIDDEN_NAMES = ['createMockServer', 'runCli', 'SignJWT', 'jwtVerify', 'compactVerify'];
+// Identifiers (the build minifies whitespace, not names) only the testing kit, the CLI, the Redis
+// entry or jose's signing and verifying code define.
+const FORBIDDEN_NAMES = [
+  'createMockServer',
+  'runCli',
+  'RedisCoordination',
+  'RedisTokenStore',
+  'SignJWT',
+  'jwtVerify',
+  'compactVerify',
+];
 
 // Every module the ESM loader loads, reported by a load hook (module.register, Node >= 20.6).
 const hooks = `
@@ -65,7 +73,8 @@ for (const file of loaded) {
     continue;
   }
   ours.push(file.slice(packageRoot.length));
-  if (/\/dist\/(testing|cli)\//.test(file)) problems.push(`loads the testing kit or the CLI: ${file}`);
+  if (/\/dist\/(testing|cli|redis)\//.test(file))
+    problems.push(`loads the testing kit, the CLI or the Redis entry: ${file}`);
   const text = readFileSync(file, 'utf8');
   for (const name of FORBIDDEN_NAMES) {
     if (new RegExp(`\\b${name}\\b`).test(text)) problems.push(`loads ${name}: ${file}`);

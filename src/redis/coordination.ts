@@ -1,0 +1,264 @@
+/**
+ * The `coordination` of a fleet on Redis: the fenced create lease and its outcome record (one hash
+ * per client id and correlation id, each step one Lua script, so one round trip), one token
+ * exchange at a time (a lock taken with SET NX PX and released only by its holder), and the pause
+ * after a 429 (a key plus pub/sub, see pause-channel.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { inspect } from 'node:util';
+import type { Coordination, CreateLease, CreateOutcome, CreateOutcomeRecord } from '../core/coordination.js';
+import { createLogger, type Logger } from '../core/log.js';
+import {
+  checkConnection,
+  checkTimeout,
+  DEFAULT_COMMAND_TIMEOUT_MS,
+  type RedisConnection,
+  RedisCoordinationError,
+  runCommand,
+} from './connection.js';
+import { checkKeyPrefix, clientKey, createKey } from './keys.js';
+import { PauseChannel } from './pause-channel.js';
+import { ACQUIRE_LEASE, PUBLISH_PAUSE, RECORD_OUTCOME, RELEASE_LEASE, RELEASE_LOCK } from './scripts.js';
+
+/** How long a create's outcome (and its fence) is kept when no `outcomeRetentionMs` is given: 7 days. */
+export const DEFAULT_OUTCOME_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+// A process waiting for another's token exchange looks again after 10 ms, then up to every 100 ms.
+const LOCK_POLL_FIRST_MS = 10;
+const LOCK_POLL_MAX_MS = 100;
+
+/** Options of {@link RedisCoordination}. */
+export interface RedisCoordinationOptions {
+  /** Prefix of every key and channel (default `av`); no braces. */
+  keyPrefix?: string | undefined;
+  /**
+   * How long one Redis command may take before it fails (default 2000 ms). A connection that is
+   * down fails at once; either way the client logs it and fails safe.
+   */
+  commandTimeoutMs?: number | undefined;
+  /**
+   * How long a create's outcome record and fence are kept after its last write (default 7 days).
+   * Fences only grow within this time: keep it longer than any lease.
+   */
+  outcomeRetentionMs?: number | undefined;
+  /** Where problems of the pause subscription are reported (default: `console`, warnings and up). */
+  logger?: Logger | undefined;
+}
+
+function checkPart(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new TypeError(`RedisCoordination: ${name} must be a non-empty string.`);
+  }
+  return value;
+}
+
+function checkTtl(ttlMs: unknown): number {
+  if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs <= 0) {
+    throw new TypeError('RedisCoordination: ttlMs must be a positive number of milliseconds.');
+  }
+  return Math.ceil(ttlMs);
+}
+
+function integer(value: unknown): number {
+  const number = typeof value === 'number' ? value : Number(value);
+  return Number.isSafeInteger(number) ? number : Number.NaN;
+}
+
+/**
+ * Coordinates every process behind one client id through Redis (ioredis 5 or 6; standalone,
+ * Sentinel or Cluster). The connection stays yours: close it when you are done; {@link RedisCoordination.close}
+ * ends only the pause subscription this class opens beside it.
+ *
+ * ```ts
+ * import Redis from 'ioredis';
+ * import { RedisCoordination, RedisTokenStore } from 'applicant-verification/redis';
+ *
+ * const redis = new Redis(process.env.REDIS_URL);
+ * const client = new VerificationClient({
+ *   coordination: new RedisCoordination(redis),
+ *   tokenStore: new RedisTokenStore(redis, { clientId: process.env.VERIFICATION_CLIENT_ID }),
+ * });
+ * ```
+ */
+export class RedisCoordination implements Coordination {
+  /** Prefix of every key and channel. */
+  readonly keyPrefix: string;
+  readonly #redis: RedisConnection;
+  readonly #timeoutMs: number;
+  readonly #retentionMs: number;
+  readonly #logger: Logger;
+  readonly #pauses: PauseChannel;
+
+  /**
+   * @param redis An ioredis connection (`new Redis(...)` or `new Cluster(...)`), shared with your code.
+   * @param options Key prefix, command timeout, outcome retention, logger.
+   */
+  constructor(redis: RedisConnection, options: RedisCoordinationOptions = {}) {
+    this.#redis = checkConnection(redis, 'RedisCoordination');
+    this.keyPrefix = checkKeyPrefix(options.keyPrefix, 'RedisCoordination');
+    this.#timeoutMs = checkTimeout(
+      options.commandTimeoutMs,
+      'commandTimeoutMs',
+      'RedisCoordination',
+      DEFAULT_COMMAND_TIMEOUT_MS,
+    );
+    this.#retentionMs = Math.ceil(
+      checkTimeout(
+        options.outcomeRetentionMs,
+        'outcomeRetentionMs',
+        'RedisCoordination',
+        DEFAULT_OUTCOME_RETENTION_MS,
+      ),
+    );
+    this.#logger = createLogger('warn', options.logger);
+    this.#pauses = new PauseChannel(this.#redis, this.#timeoutMs, this.#logger);
+  }
+
+  #run<T>(operation: string, command: () => Promise<T>): Promise<T> {
+    return runCommand(this.#redis, operation, this.#timeoutMs, command);
+  }
+
+  /** Takes the lease on (clientId, correlationId), or resolves `undefined` while another holds it. */
+  async acquireCreateLease(
+    clientId: string,
+    correlationId: string,
+    ttlMs: number,
+  ): Promise<CreateLease | undefined> {
+    const key = createKey(
+      this.keyPrefix,
+      checkPart(clientId, 'clientId'),
+      checkPart(correlationId, 'correlationId'),
+    );
+    const ttl = checkTtl(ttlMs);
+    const reply = await this.#run('acquireCreateLease', () =>
+      ACQUIRE_LEASE.run(this.#redis, key, [ttl, this.#retentionMs]),
+    );
+    const [fence, expiresAt] = Array.isArray(reply) ? reply.map(integer) : [];
+    if (fence === undefined || expiresAt === undefined || Number.isNaN(fence) || Number.isNaN(expiresAt)) {
+      throw new RedisCoordinationError('acquireCreateLease', 'Redis answered something other than a lease');
+    }
+    if (fence === 0) return undefined;
+    return Object.freeze({ clientId, correlationId, fence, expiresAt });
+  }
+
+  /** Ends the lease early, if it is still the newest on its key. */
+  async releaseCreateLease(lease: CreateLease): Promise<void> {
+    const key = createKey(this.keyPrefix, lease.clientId, lease.correlationId);
+    await this.#run('releaseCreateLease', () => RELEASE_LEASE.run(this.#redis, key, [lease.fence]));
+  }
+
+  /** Records what the create under `lease` came to; `false` when a newer lease exists. */
+  async recordCreateOutcome(lease: CreateLease, outcome: CreateOutcome): Promise<boolean> {
+    const key = createKey(this.keyPrefix, lease.clientId, lease.correlationId);
+    const id = outcome.state === 'created' ? outcome.id : '';
+    const reply = await this.#run('recordCreateOutcome', () =>
+      RECORD_OUTCOME.run(this.#redis, key, [lease.fence, outcome.state, id, this.#retentionMs]),
+    );
+    return integer(reply) === 1;
+  }
+
+  /** The outcome last recorded for (clientId, correlationId), if any. */
+  async readCreateOutcome(clientId: string, correlationId: string): Promise<CreateOutcomeRecord | undefined> {
+    const key = createKey(
+      this.keyPrefix,
+      checkPart(clientId, 'clientId'),
+      checkPart(correlationId, 'correlationId'),
+    );
+    const [state, id, fenceText, atText] = await this.#run('readCreateOutcome', () =>
+      this.#redis.hmget(key, 'state', 'id', 'ofence', 'at'),
+    );
+    const fence = integer(fenceText);
+    const recordedAt = integer(atText);
+    if (Number.isNaN(fence) || Number.isNaN(recordedAt)) return undefined;
+    if (state === 'created' && id) return { state, id, fence, recordedAt };
+    if (state === 'unresolved') return { state, fence, recordedAt };
+    return undefined;
+  }
+
+  /**
+   * Runs `exchange` while this process holds the client id's token-exchange lock. A process that
+   * finds it taken looks again every 10 to 100 ms. When Redis cannot be reached, or the lock stays
+   * taken for the whole `ttlMs`, it logs a warning and runs `exchange` unlocked: a second token
+   * exchange is harmless, a call that fails for want of a token is not. An error of `exchange`
+   * itself is passed on unchanged.
+   */
+  async withTokenExchange<T>(clientId: string, ttlMs: number, exchange: () => Promise<T>): Promise<T> {
+    const key = clientKey(this.keyPrefix, checkPart(clientId, 'clientId'), 'token-lock');
+    const ttl = checkTtl(ttlMs);
+    const holder = randomUUID();
+    let locked: boolean;
+    try {
+      locked = await this.#takeLock(key, holder, ttl);
+    } catch (error) {
+      this.#logger.warn(
+        `${error instanceof Error ? error.message : 'Redis coordination failed (withTokenExchange).'} The token is exchanged without the fleet's lock.`,
+      );
+      locked = false;
+    }
+    try {
+      return await exchange();
+    } finally {
+      // Unreleased, the lock lapses after ttlMs: a failure here only delays other processes.
+      if (locked) {
+        await this.#run('withTokenExchange', () => RELEASE_LOCK.run(this.#redis, key, [holder])).catch(
+          (error: unknown) =>
+            this.#logger.warn(
+              `Could not release the token-exchange lock (${error instanceof Error ? error.message : 'unknown'}); it lapses after ${ttl} ms.`,
+            ),
+        );
+      }
+    }
+  }
+
+  /** Takes the lock, waiting up to `ttl` for another holder; `false` when it stayed taken. */
+  async #takeLock(key: string, holder: string, ttl: number): Promise<boolean> {
+    const started = Date.now();
+    for (let wait = LOCK_POLL_FIRST_MS; ; wait = Math.min(wait * 2, LOCK_POLL_MAX_MS)) {
+      const taken = await this.#run('withTokenExchange', () => this.#redis.set(key, holder, 'PX', ttl, 'NX'));
+      if (taken === 'OK') return true;
+      if (Date.now() - started >= ttl) {
+        this.#logger.warn(
+          `Another process held the token-exchange lock for the whole ${ttl} ms; the token is exchanged without it.`,
+        );
+        return false;
+      }
+      await sleep(wait);
+    }
+  }
+
+  /** Tells every process of `clientId` to hold its requests until `untilEpochMs` (a later pause wins). */
+  async publishPause(clientId: string, untilEpochMs: number): Promise<void> {
+    const name = clientKey(this.keyPrefix, checkPart(clientId, 'clientId'), 'pause');
+    if (!Number.isFinite(untilEpochMs)) {
+      throw new TypeError('RedisCoordination: untilEpochMs must be a finite number.');
+    }
+    await this.#run('publishPause', () =>
+      PUBLISH_PAUSE.run(this.#redis, name, [Math.ceil(untilEpochMs), name]),
+    );
+  }
+
+  /**
+   * Calls `listener` with each pause published for `clientId`, and at once with the pause in
+   * force, if any. Returns the unsubscribe function.
+   */
+  onPause(clientId: string, listener: (untilEpochMs: number) => void): () => void {
+    const name = clientKey(this.keyPrefix, checkPart(clientId, 'clientId'), 'pause');
+    return this.#pauses.listen(name, name, listener);
+  }
+
+  /** Ends the pause subscription (its own connection). The connection you passed stays open. */
+  close(): void {
+    this.#pauses.close();
+  }
+
+  /** @internal Shows the key prefix only: the connection's options may hold a password. */
+  [inspect.custom](): string {
+    return `RedisCoordination { keyPrefix: '${this.keyPrefix}' }`;
+  }
+
+  /** @internal */
+  toJSON(): Record<string, string> {
+    return { keyPrefix: this.keyPrefix };
+  }
+}

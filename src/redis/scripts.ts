@@ -1,0 +1,83 @@
+/**
+ * The Lua scripts that make each step atomic on one key (so each is one round trip, and Redis
+ * Cluster accepts it: a script touches only the key it declares). Times inside a script come from
+ * the server's clock (`TIME`), so every process of a fleet agrees on when a lease lapses.
+ *
+ * A create's key is a hash: `fence` (the newest lease's fencing token), `expires` (when that lease
+ * lapses, epoch ms; 0 once released), and the outcome: `state`, `id`, `ofence` (the fence it was
+ * recorded under), `at` (when).
+ */
+import { createHash } from 'node:crypto';
+import type { RedisConnection } from './connection.js';
+
+const NOW = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+/** One Lua script: sent by its SHA1, and in full when the server does not know it yet. */
+export class Script {
+  readonly #source: string;
+  readonly #sha: string;
+
+  constructor(source: string) {
+    this.#source = source;
+    this.#sha = createHash('sha1').update(source).digest('hex');
+  }
+
+  /** Runs the script on `key` with `args`. */
+  async run(redis: RedisConnection, key: string, args: Array<string | number>): Promise<unknown> {
+    try {
+      return await redis.evalsha(this.#sha, 1, key, ...args);
+    } catch (error) {
+      // A server that restarted, or a cluster node that never ran it, does not know the script.
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return await redis.eval(this.#source, 1, key, ...args);
+    }
+  }
+}
+
+/**
+ * ARGV: ttl ms, retention ms. Returns `{fence, expiresAt}` when taken, `{0, expiresAt}` when a
+ * lease that has not lapsed holds the key.
+ */
+export const ACQUIRE_LEASE = new Script(`${NOW}
+local held = tonumber(redis.call('HGET', KEYS[1], 'expires') or '0')
+if held > now then return {0, held} end
+local fence = redis.call('HINCRBY', KEYS[1], 'fence', 1)
+local expires = now + tonumber(ARGV[1])
+redis.call('HSET', KEYS[1], 'expires', expires)
+redis.call('PEXPIRE', KEYS[1], math.max(tonumber(ARGV[1]), tonumber(ARGV[2])))
+return {fence, expires}`);
+
+/** ARGV: fence. Ends the lease if it is still the newest; returns 1 if it was. */
+export const RELEASE_LEASE =
+  new Script(`if tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') ~= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'expires', 0)
+return 1`);
+
+/**
+ * ARGV: fence, state, id ('' when unresolved), retention ms. Records the outcome if the fence is
+ * still the newest; returns 1 if it did, 0 if a newer lease exists (or the key is gone).
+ */
+export const RECORD_OUTCOME =
+  new Script(`if tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') ~= tonumber(ARGV[1]) then return 0 end
+${NOW}
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'id', ARGV[3], 'ofence', ARGV[1], 'at', now)
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+return 1`);
+
+/**
+ * ARGV: until (epoch ms), channel. Keeps the later of the stored pause and this one; publishes it
+ * on the channel when it is later. The key outlives the pause by a minute, for processes that
+ * subscribe while it is in force.
+ */
+export const PUBLISH_PAUSE = new Script(`local untilMs = tonumber(ARGV[1])
+if untilMs <= tonumber(redis.call('GET', KEYS[1]) or '0') then return 0 end
+${NOW}
+redis.call('SET', KEYS[1], ARGV[1], 'PX', math.max(untilMs - now, 0) + 60000)
+redis.call('PUBLISH', ARGV[2], ARGV[1])
+return 1`);
+
+/** ARGV: holder. Deletes the token-exchange lock if this holder still has it. */
+export const RELEASE_LOCK =
+  new Script(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`);

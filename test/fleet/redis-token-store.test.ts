@@ -1,0 +1,135 @@
+/**
+ * `RedisTokenStore` on a real redis-server: what one process saves another reads, the key expires
+ * with the token, a value that is not a token of this client id reads as none, and the token never
+ * shows in inspect, JSON or errors. Then three clients, each with its own connection, share one
+ * token exchange through it against the mock.
+ */
+import { randomUUID } from 'node:crypto';
+import { inspect } from 'node:util';
+import type { Cluster, Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VerificationClient } from '../../src/index.js';
+import { RedisCoordinationError, RedisTokenStore } from '../../src/redis/index.js';
+import { createMockServer } from '../../src/testing/index.js';
+import { caught, exposeObject } from '../support/exposure.js';
+import { type RedisServer, startRedisServer } from './redis-server.js';
+
+const AUTH = 'POST /api/v1/tenants/auth';
+const TOKEN = 'opaque-test-token-value';
+
+describe('RedisTokenStore', () => {
+  let server: RedisServer;
+  const connections: Array<Redis | Cluster> = [];
+
+  function connect(): Redis | Cluster {
+    const redis = server.connect();
+    connections.push(redis);
+    return redis;
+  }
+
+  beforeAll(async () => {
+    server = await startRedisServer();
+  });
+
+  afterAll(async () => {
+    for (const redis of connections) redis.disconnect();
+    await server?.close();
+  });
+
+  it('gives one process the token another saved, under a hash-tagged key that expires with it', async () => {
+    const clientId = `client {${randomUUID()}}`;
+    const writer = new RedisTokenStore(connect(), { clientId });
+    const reader = new RedisTokenStore(connect(), { clientId });
+    expect(await reader.get()).toBeUndefined();
+    const expiresAt = Date.now() + 120_000;
+    await writer.set({ token: TOKEN, expiresAt, clientId });
+    expect(await reader.get()).toEqual({ token: TOKEN, expiresAt, clientId });
+
+    // Braces in the client id are encoded: the hash tag is the whole client id.
+    expect(reader.key).toBe(`av:{${encodeURIComponent(clientId)}}:token`);
+    const redis = connect();
+    const ttl = await redis.pttl(reader.key);
+    expect(ttl).toBeGreaterThan(100_000);
+    expect(ttl).toBeLessThanOrEqual(120_000);
+  });
+
+  it('reads a value that is not a token as no token, and refuses another client id’s token', async () => {
+    const clientId = randomUUID();
+    const redis = connect();
+    const store = new RedisTokenStore(redis, { clientId, keyPrefix: 'tenant-a' });
+    expect(store.key).toBe(`tenant-a:{${clientId}}:token`);
+    await redis.set(store.key, 'not json');
+    expect(await store.get()).toBeUndefined();
+    await redis.set(store.key, JSON.stringify({ token: '', expiresAt: 1, clientId }));
+    expect(await store.get()).toBeUndefined();
+    await expect(
+      store.set({ token: TOKEN, expiresAt: Date.now() + 60_000, clientId: 'other' }),
+    ).rejects.toThrow("RedisTokenStore: set() takes a token of the store's own client id.");
+    // An expired token is not stored at all.
+    await store.set({ token: TOKEN, expiresAt: Date.now() - 1, clientId });
+    expect(await redis.get(store.key)).toBe(JSON.stringify({ token: '', expiresAt: 1, clientId }));
+  });
+
+  it('never shows the token or the connection', async () => {
+    const clientId = randomUUID();
+    const store = new RedisTokenStore(connect(), { clientId });
+    await store.set({ token: TOKEN, expiresAt: Date.now() + 60_000, clientId });
+    exposeObject(store);
+    expect(inspect(store, { showHidden: true })).toBe(`RedisTokenStore { key: 'av:{${clientId}}:token' }`);
+    expect(JSON.stringify(store)).toBe(`{"key":"av:{${clientId}}:token"}`);
+  });
+
+  it('fails with a clear error when Redis is down, and the client exchanges its own token', async () => {
+    const own = await startRedisServer();
+    const redis = own.connect();
+    connections.push(redis);
+    const mock = await createMockServer({ seed: 3 });
+    try {
+      const store = new RedisTokenStore(redis, { clientId: mock.clientId, commandTimeoutMs: 500 });
+      await own.stop();
+      const failure = await caught(store.get());
+      expect(failure).toBeInstanceOf(RedisCoordinationError);
+      expect((failure as Error).message).toMatch(
+        /^Redis coordination failed \(tokenStore\.get\): (the connection is (reconnecting|close|end)|no answer within 500 ms)\.$/,
+      );
+      const warnings: string[] = [];
+      const client = new VerificationClient({
+        baseURL: mock.url,
+        clientId: mock.clientId,
+        secretKey: mock.secretKey,
+        tokenStore: store,
+        logger: { debug() {}, info() {}, warn: (line) => warnings.push(line), error() {} },
+      });
+      await client.applicantGroups.list();
+      await client.close();
+      expect(mock.stats.count(AUTH)).toBe(1);
+      expect(warnings.some((line) => line.includes('The token store could not be read'))).toBe(true);
+    } finally {
+      await mock.close();
+      await own.close();
+    }
+  });
+
+  it('lets three clients with their own connections share one token exchange', async () => {
+    const mock = await createMockServer({ seed: 4 });
+    try {
+      const clients = [1, 2, 3].map(
+        () =>
+          new VerificationClient({
+            baseURL: mock.url,
+            clientId: mock.clientId,
+            secretKey: mock.secretKey,
+            tokenStore: new RedisTokenStore(connect(), { clientId: mock.clientId }),
+            logLevel: 'error',
+          }),
+      );
+      // One first, so its token is in Redis before the other two look.
+      await clients[0]?.applicantGroups.list();
+      await Promise.all(clients.slice(1).map((client) => client.applicantGroups.list()));
+      expect(mock.stats.count(AUTH)).toBe(1);
+      await Promise.all(clients.map((client) => client.close()));
+    } finally {
+      await mock.close();
+    }
+  });
+});
