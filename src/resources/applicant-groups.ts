@@ -230,7 +230,8 @@ export class ApplicantGroups extends APIResource {
   createMany(
     bodies: readonly ApplicantGroupCreateParams[],
     options: BatchOptions & {
-      request?: RequestOptions;
+      /** Each call's options; `coordinationFailure` applies with `once` only. */
+      request?: CreateOnceOptions;
       /**
        * Create each through {@link ApplicantGroups.createOnce}: a household whose group exists is
        * returned without sending (every body then needs a `correlation_id`). Default false.
@@ -238,9 +239,11 @@ export class ApplicantGroups extends APIResource {
       once?: boolean;
     } = {},
   ): Promise<Settled<ApplicantGroup>[]> {
+    const { coordinationFailure, ...request } = options.request ?? {};
     const createOne = options.once
-      ? async (body: ApplicantGroupCreateParams) => (await this.createOnce(body, options.request)).group
-      : (body: ApplicantGroupCreateParams) => this.create(body, options.request);
+      ? async (body: ApplicantGroupCreateParams) =>
+          (await this.createOnce(body, { ...request, coordinationFailure })).group
+      : (body: ApplicantGroupCreateParams) => this.create(body, request);
     return mapSettled(bodies, createOne, options);
   }
 

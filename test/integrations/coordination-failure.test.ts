@@ -122,6 +122,20 @@ describe('a failing coordination', () => {
     expect(warnings).toHaveLength(2);
   });
 
+  it('createMany with once takes coordinationFailure through its request options', async () => {
+    const sdk = client({ coordination: failing('acquireCreateLease') });
+    const bodies = [groupCreateBody('ana@example.com', 'U-8'), groupCreateBody('bia@example.com', 'U-9')];
+    const refused = await sdk.applicantGroups.createMany(bodies, { once: true });
+    expect(refused.map((result) => result.ok)).toEqual([false, false]);
+    expect(mock.stats.count(CREATE)).toBe(0);
+    const created = await sdk.applicantGroups.createMany(bodies, {
+      once: true,
+      request: { coordinationFailure: 'continue' },
+    });
+    expect(created.map((result) => result.ok)).toEqual([true, true]);
+    expect(mock.stats.count(CREATE)).toBe(2);
+  });
+
   it("'refuse' per call wins over the client's 'continue'", async () => {
     const sdk = client({ coordination: failing('acquireCreateLease'), coordinationFailure: 'continue' });
     const error = await caught(
