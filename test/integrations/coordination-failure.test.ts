@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   AuthenticationError,
   type ClientOptions,
+  ConfigurationError,
   type Coordination,
   FileCoordination,
   GroupMayHaveBeenCreatedError,
@@ -178,9 +179,14 @@ describe('a failing coordination', () => {
   });
 
   it('an invalid coordinationFailure is a ConfigurationError naming it', () => {
-    expect(() => client({ coordinationFailure: 'proceed' as unknown as 'continue' })).toThrow(
-      /coordinationFailure option must be 'refuse' or 'continue'/,
-    );
+    let error: unknown;
+    try {
+      client({ coordinationFailure: 'proceed' as unknown as 'continue' });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(ConfigurationError);
+    expect(String(error)).toMatch(/coordinationFailure option must be 'refuse' or 'continue'/);
   });
 
   it('a failing token-exchange lock: the call succeeds, one exchange, one warning', async () => {
