@@ -254,7 +254,8 @@ describe('mock fault injection', () => {
 });
 
 // Each with a mock of its own, side by side: most of their time is the mock's real-time holds.
-describe.concurrent('200 creates, 16 at a time, over node:http', () => {
+// A generous bound on a loaded machine, where 200 creates alone take seconds; nothing here times the SDK.
+describe.concurrent('200 creates, 16 at a time, over node:http', { timeout: 120_000 }, () => {
   const total = 200;
   const run = <T>(send: (index: number) => Promise<T>) => pool(total, 16, send);
   const ownMock = async (onTestFinished: (close: () => Promise<void>) => void) => {
@@ -313,6 +314,7 @@ describe.concurrent('200 creates, 16 at a time, over node:http', () => {
       if (mock.stats.count() !== arrived.size) for (const entry of mock.stats.log()) arrived.add(entry.url);
       return arrived.has(url);
     };
+    let createdBeforeGivingUp = 0;
     const outcomes = await run(async (i) => {
       const path = `/api/v1/applicant_groups?attempt=${i}`;
       const giveUp = new AbortController();
@@ -327,9 +329,12 @@ describe.concurrent('200 creates, 16 at a time, over node:http', () => {
       );
       await vi.waitFor(() => expect(hasArrived(path)).toBe(true), { timeout: 20_000, interval: 5 });
       giveUp.abort();
+      // Synchronously with giving up, before the hold can end: the group is not there yet.
+      createdBeforeGivingUp += mock.groups.applicant().filter((g) => g.correlation_id === `slow-${i}`).length;
       return attempt;
     });
     expect(outcomes).toEqual(new Array(total).fill('gave up'));
+    expect(createdBeforeGivingUp).toBe(0);
     await vi.waitFor(() => expect(mock.groups.applicant()).toHaveLength(total), {
       timeout: 20_000,
       interval: 25,
