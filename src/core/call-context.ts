@@ -23,10 +23,6 @@ export interface CallLimits {
 export class CallContext {
   /** HTTP method. */
   readonly method: string;
-  /** The path as shown: base path included, secrets and personal data masked. */
-  readonly path: string;
-  /** `host[:port]` the call goes to. */
-  readonly host: string;
   /** Attempts allowed. */
   readonly maxAttempts: number;
   /** When the call started (clock time). */
@@ -37,14 +33,38 @@ export class CallContext {
   attempts = 0;
   readonly #clock: Clock;
 
-  constructor(method: string, path: string, host: string, limits: CallLimits, clock: Clock) {
+  // Built on first read: most calls succeed at once and never show their path (masking it runs
+  // regular expressions over it).
+  #path: string | (() => string);
+  #host: string | (() => string);
+
+  /** `path` and `host` may be functions, called once, on first read. */
+  constructor(
+    method: string,
+    path: string | (() => string),
+    host: string | (() => string),
+    limits: CallLimits,
+    clock: Clock,
+  ) {
     this.method = method;
-    this.path = path;
-    this.host = host;
+    this.#path = path;
+    this.#host = host;
     this.maxAttempts = limits.maxAttempts;
     this.#clock = clock;
     this.startedAt = clock.now();
     this.deadline = this.startedAt + limits.totalMs;
+  }
+
+  /** The path as shown: base path included, secrets and personal data masked. */
+  get path(): string {
+    if (typeof this.#path === 'function') this.#path = this.#path();
+    return this.#path;
+  }
+
+  /** `host[:port]` the call goes to. */
+  get host(): string {
+    if (typeof this.#host === 'function') this.#host = this.#host();
+    return this.#host;
   }
 
   /** `POST /things on api.example.com`. */

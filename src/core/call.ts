@@ -2,7 +2,7 @@
  * What a call is, as a resource describes it, and its checks before any I/O: path parameters
  * (no empty or dot-segment ids), the escape hatch for fields newer than the SDK.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { CreateRecovery } from './create-recovery.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
 import type { RetrySafety } from './retry.js';

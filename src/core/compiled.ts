@@ -14,7 +14,7 @@
  * (`z.config({ jitless: true })`, a CSP without `unsafe-eval`), the same checks are built from
  * closures.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Checks one value: `true` only where zod's parse succeeds and returns the value unchanged. */
 export type Check = (value: unknown) => boolean;

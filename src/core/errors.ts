@@ -3,7 +3,7 @@
  * catch one class; subclasses say what went wrong. No error ever carries a token, a secret key,
  * an Authorization header or a request body.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { INSPECT, type InspectFunction } from './inspect.js';
 import { capText, maskText, redact } from './redact.js';
 

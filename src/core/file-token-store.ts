@@ -4,7 +4,6 @@
  * sees the old token or the new one, never half of one, and the token is never readable by other
  * users, not even for a moment.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { INSPECT } from './inspect.js';
@@ -57,6 +56,9 @@ export class FileTokenStore implements TokenStore {
   /** Replaces the stored token atomically (temporary file of mode 0600, then rename). */
   async set(token: StoredToken): Promise<void> {
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    // Loaded here, not at import: an ES import of node:crypto builds its whole namespace, Web
+    // Crypto included, which the first call of a client without this store does not need.
+    const { randomUUID } = await import('node:crypto');
     const temporary = `${this.path}.${process.pid}.${randomUUID()}.tmp`;
     try {
       await writeFile(temporary, JSON.stringify(token), { mode: TOKEN_FILE_MODE, flag: 'wx' });

@@ -4,7 +4,7 @@
  * decision itself is `retry.ts` (pure), a create's recovery `create-recovery.ts`, and how a call
  * is named in messages `call-context.ts`.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { abortError, raceAbort } from './abort.js';
 import { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
 import type { TokenSource } from './auth.js';
@@ -172,8 +172,8 @@ export class HttpCore {
     const explicitDeadline = options.deadline ?? config.deadline;
     const context = new CallContext(
       call.method,
-      this.#displayPath(call),
-      this.#host(call),
+      () => this.#displayPath(call),
+      () => this.#host(call),
       { maxAttempts: maxRetries + 1, totalMs: explicitDeadline ?? defaultDeadlineMs(timeout, maxRetries) },
       config.clock,
     );
@@ -337,7 +337,8 @@ export class HttpCore {
     if (!this.#tokens) throw new Error('HttpCore has no token source');
     let token: string;
     try {
-      token = await raceAbort(this.#tokens.get(), signal, context.label);
+      // Without a signal there is nothing to race (and no label to build: it masks the path).
+      token = signal ? await raceAbort(this.#tokens.get(), signal, context.label) : await this.#tokens.get();
     } catch (error) {
       if (signal?.aborted) throw abortError(signal, context.label);
       const failure = failureOf(error);
@@ -483,7 +484,8 @@ export class HttpCore {
     if (call.responseType === 'bytes') {
       return { data: parseResponse(call.schema, new Uint8Array(response.body), 'strict'), response: info };
     }
-    const label = `${call.method} ${this.#displayPath(call)}`;
+    // Built only for an error: masking the path runs regular expressions over it.
+    const label = () => `${call.method} ${this.#displayPath(call)}`;
     let json: unknown = EMPTY_BODY;
     if (response.body.length > 0) {
       try {
@@ -492,7 +494,7 @@ export class HttpCore {
         throw new ResponseValidationError(
           [{ path: '', message: 'Response body is not valid JSON', code: 'invalid_json' }],
           this.#config.secrets.scrub(excerpt(response.body)),
-          `Unexpected response to ${label}`,
+          `Unexpected response to ${label()}`,
         );
       }
     }
@@ -502,7 +504,7 @@ export class HttpCore {
       value,
       this.#config.validation,
       this.#config.logger,
-      () => `Unexpected response to ${label}`,
+      () => `Unexpected response to ${label()}`,
       call.callerSchema !== true,
       (raw) => this.#config.secrets.scrubDeep(raw),
     );

@@ -4,7 +4,7 @@
  * handed and names none itself; tracing, raw requests, the README's endpoint table and the
  * OpenAPI document all read the descriptors (CONTRIBUTING.md, "A new endpoint").
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Call, RequestOptions } from './call.js';
 import type { CreateRecovery } from './create-recovery.js';
 

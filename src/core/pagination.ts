@@ -5,7 +5,7 @@
  * items seen reach `total_count`, or (when the server sends no `total_count`) on a page shorter
  * than the longest before it. A walk past {@link MAX_PAGES} pages throws {@link PaginationLimitError}.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { PaginationLimitError } from './errors.js';
 import type { HttpCore, RequestOptions } from './http.js';

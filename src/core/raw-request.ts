@@ -6,7 +6,7 @@
  * `unknown` otherwise. A raw request to a path a descriptor declares is traced under that
  * operation's name and path template (no ids); any other under `request`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { APIPromise } from './api-promise.js';
 import type { CreateRecovery } from './create-recovery.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';

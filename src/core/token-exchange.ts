@@ -3,7 +3,7 @@
  * header with an empty body; a JSON `token` or `access_token` field is accepted as well, since
  * the vendor's documentation does not show this endpoint.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { AUTH_PATH, type TokenExchange } from './auth.js';
 import { ResponseValidationError } from './errors.js';
 import type { HttpCore } from './http.js';

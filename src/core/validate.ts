@@ -2,7 +2,7 @@
  * The one place where schemas meet data: request bodies are checked before any I/O, responses
  * before they reach the caller. Synchronous `safeParse` only: zod's JIT serves sync parsing.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { safeParseFast } from './compiled.js';
 import { issuesFromZod, RequestValidationError, ResponseValidationError } from './errors.js';
 import type { Logger } from './log.js';

@@ -1,5 +1,5 @@
 /** Reports (docs/wire-contract.md §4.4) and their PDFs. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/http.js';
 import { downloadWithFreshLink, LinkFreshness } from '../core/link-freshness.js';

@@ -1,5 +1,5 @@
 /** Screening groups: the earlier interface (docs/wire-contract.md §4.5 to §4.9). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';

@@ -2,7 +2,7 @@
  * Applicant groups (docs/wire-contract.md §2.1-§2.3, §4.1, §4.2): the response objects, the create body and the list
  * query. Responses are loose objects so fields the service adds later reach the caller.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MILLISECONDS_THRESHOLD } from '../helpers/dates.js';
 import {
   centsSchema,

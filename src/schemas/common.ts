@@ -2,7 +2,7 @@
  * Building blocks shared by every schema family. Responses are read liberally (the service adds
  * fields and enum values without notice), requests strictly (a bad body would send real emails).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { stateNameForCode } from '../helpers/states.js';
 import { dollarsRentProblem, MONTHLY_RENT_MAX_DOLLARS } from './rent.js';
 import { suggestValue } from './suggest.js';

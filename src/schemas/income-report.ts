@@ -4,7 +4,7 @@
  * present must still have the documented type. Amounts are in DOLLARS as the service reports
  * them (`1850.25`), unlike the `*_cents` fields of groups.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   centsSchema,
   dateTimeSchema,
@@ -20,6 +20,12 @@ import {
 
 /** An optional report field: absent, `null` (no value) or a value of the schema. */
 const opt = <S extends z.ZodType>(schema: S) => schema.nullish();
+
+// The leaf fields, built once and shared by every field of their type: zod schemas are immutable,
+// and building one node costs more on import than anything else here (docs/benchmarks.md).
+const optString = opt(z.string());
+const optNumber = opt(z.number());
+const optInt = opt(z.int());
 
 /** Pay frequencies seen. */
 export const PAY_FREQUENCIES = ['Weekly', 'Biweekly', 'Semimonthly', 'Monthly'] as const;
@@ -300,34 +306,34 @@ export interface IncomeReportData {
 
 /** One transaction of an income stream. */
 export const transactionSchema = responseObject({
-  name: opt(z.string()),
-  amount: opt(z.number()),
-  date: opt(z.string()),
+  name: optString,
+  amount: optNumber,
+  date: optString,
 });
 
 /** One paystub of an income stream. */
 export const paystubSchema = responseObject({
-  gross_pay: opt(z.number()),
-  base_pay: opt(z.number()),
-  bonus: opt(z.number()),
-  commission: opt(z.number()),
-  tips: opt(z.number()),
-  overtime: opt(z.number()),
-  other: opt(z.number()),
-  net_pay: opt(z.number()),
-  hours_worked: opt(z.number()),
-  pay_date: opt(z.string()),
-  start_date: opt(z.string()),
-  end_date: opt(z.string()),
+  gross_pay: optNumber,
+  base_pay: optNumber,
+  bonus: optNumber,
+  commission: optNumber,
+  tips: optNumber,
+  overtime: optNumber,
+  other: optNumber,
+  net_pay: optNumber,
+  hours_worked: optNumber,
+  pay_date: optString,
+  start_date: optString,
+  end_date: optString,
 });
 
 /** One stream of income (an employer, a benefit, ...). */
 export const incomeStreamSchema = responseObject({
-  name: opt(z.string()),
-  total: opt(z.number()),
-  monthly_income: opt(z.number()),
-  start_date: opt(z.string()),
-  end_date: opt(z.string()),
+  name: optString,
+  total: optNumber,
+  monthly_income: optNumber,
+  start_date: optString,
+  end_date: optString,
   transactions: opt(z.array(transactionSchema)),
   paystubs: opt(z.array(paystubSchema)),
   pay_gap_after_transaction_indexes: opt(z.array(z.int())),
@@ -335,28 +341,28 @@ export const incomeStreamSchema = responseObject({
 
 /** Recurring or non-recurring income: totals, monthly averages over several periods, and streams. */
 export const incomeSummarySchema = responseObject({
-  total: opt(z.number()),
-  one_month_avg_monthly: opt(z.number()),
-  two_month_avg_monthly: opt(z.number()),
-  three_month_avg_monthly: opt(z.number()),
-  six_month_avg_monthly: opt(z.number()),
-  nine_month_avg_monthly: opt(z.number()),
-  twelve_month_avg_monthly: opt(z.number()),
+  total: optNumber,
+  one_month_avg_monthly: optNumber,
+  two_month_avg_monthly: optNumber,
+  three_month_avg_monthly: optNumber,
+  six_month_avg_monthly: optNumber,
+  nine_month_avg_monthly: optNumber,
+  twelve_month_avg_monthly: optNumber,
   income_streams: opt(z.array(incomeStreamSchema)),
 });
 
 /** Income found in a bank or payroll connection. */
 export const connectionIncomeSchema = responseObject({
-  total: opt(z.number()),
-  two_month_avg_monthly: opt(z.number()),
-  three_month_avg_monthly: opt(z.number()),
-  six_month_avg_monthly: opt(z.number()),
-  nine_month_avg_monthly: opt(z.number()),
-  twelve_month_avg_monthly: opt(z.number()),
+  total: optNumber,
+  two_month_avg_monthly: optNumber,
+  three_month_avg_monthly: optNumber,
+  six_month_avg_monthly: optNumber,
+  nine_month_avg_monthly: optNumber,
+  twelve_month_avg_monthly: optNumber,
   income_streams: opt(z.array(incomeStreamSchema)),
-  start_date: opt(z.string()),
-  end_date: opt(z.string()),
-  transaction_timespan_length: opt(z.int()),
+  start_date: optString,
+  end_date: optString,
+  transaction_timespan_length: optInt,
 });
 
 /** Income found in a bank's transactions. */
@@ -364,7 +370,7 @@ export const bankIncomeSchema = responseObject({
   ...connectionIncomeSchema.shape,
   non_recurring: opt(
     responseObject({
-      total: opt(z.number()),
+      total: optNumber,
       income_streams: opt(z.array(incomeStreamSchema)),
     }),
   ),
@@ -372,40 +378,40 @@ export const bankIncomeSchema = responseObject({
 
 /** A connected bank and the income found in it. */
 export const bankConnectionSchema = responseObject({
-  institution_name: opt(z.string()),
+  institution_name: optString,
   accounts: opt(z.array(z.record(z.string(), z.unknown()))),
   income: opt(bankIncomeSchema),
 });
 
 /** A connected payroll account and the income found in it. */
 export const payrollConnectionSchema = responseObject({
-  employee_name: opt(z.string()),
-  company_name: opt(z.string()),
-  institution_name: opt(z.string()),
-  company_address: opt(z.string()),
-  title: opt(z.string()),
-  start_date: opt(z.string()),
-  end_date: opt(z.string()),
+  employee_name: optString,
+  company_name: optString,
+  institution_name: optString,
+  company_address: optString,
+  title: optString,
+  start_date: optString,
+  end_date: optString,
   pay_frequency: opt(openEnum(PAY_FREQUENCIES)),
   pay_rate: opt(openEnum(PAY_RATES)),
-  pay_amount: opt(z.number()),
+  pay_amount: optNumber,
   income: opt(connectionIncomeSchema),
   is_name_mismatched: opt(z.boolean()),
 });
 
 /** One signal behind a document's fraud risk. */
 export const fraudRiskSignalSchema = responseObject({
-  type: opt(z.string()),
-  description: opt(z.string()),
+  type: optString,
+  description: optString,
 });
 
 /** A document the applicant uploaded, with its fraud assessment. */
 export const uploadedDocumentSchema = responseObject({
-  name: opt(z.string()),
-  type: opt(z.string()),
+  name: optString,
+  type: optString,
   fraud_risk: opt(openEnum(FRAUD_RISKS)),
-  fraud_risk_score: opt(z.int()),
-  applicant_name: opt(z.string()),
+  fraud_risk_score: optInt,
+  applicant_name: optString,
   fraud_risk_signals: opt(z.array(fraudRiskSignalSchema)),
 });
 
@@ -413,9 +419,9 @@ export const uploadedDocumentSchema = responseObject({
 export const criteriaRuleResultSchema = responseObject({
   result: opt(openEnum(CRITERIA_RESULTS)),
   multiplier_result: opt(openEnum(CRITERIA_RESULTS)),
-  multiplier_threshold: opt(z.number()),
-  criteria_used: opt(z.string()),
-  criteria_from_rule: opt(z.string()),
+  multiplier_threshold: optNumber,
+  criteria_used: optString,
+  criteria_from_rule: optString,
 });
 
 /** One verification's part of an income report (items of `data.reports`). */
@@ -423,18 +429,18 @@ export const verificationReportSchema = responseObject({
   verification_id: opt(idSchema),
   identity: opt(
     responseObject({
-      full_name: opt(z.string()),
-      email: opt(z.string()),
+      full_name: optString,
+      email: optString,
     }),
   ),
   reason_completed: opt(reasonCompletedSchema),
   income_sources: opt(z.array(responseObject({ source: opt(incomeSourceSchema) }))),
   recurring: opt(incomeSummarySchema),
   non_recurring: opt(incomeSummarySchema),
-  summary_timespan_length: opt(z.int()),
+  summary_timespan_length: optInt,
   bank_connections: opt(z.array(bankConnectionSchema)),
   payroll_connections: opt(z.array(payrollConnectionSchema)),
-  income_explanation: opt(z.string()),
+  income_explanation: optString,
   uploaded_documents: opt(z.array(uploadedDocumentSchema)),
 });
 
@@ -443,10 +449,10 @@ export const incomeReportDataSchema = responseObject({
   reports: opt(z.array(verificationReportSchema)),
   recurring: opt(incomeSummarySchema),
   non_recurring: opt(incomeSummarySchema),
-  summary_timespan_length: opt(z.int()),
+  summary_timespan_length: optInt,
   criteria_rule_results: opt(z.array(criteriaRuleResultSchema)),
   applicant_group_id: opt(idSchema),
-  property_name: opt(z.string()),
+  property_name: optString,
   property_monthly_rent_cents: opt(centsSchema),
   created_at: opt(dateTimeSchema),
   uploaded_documents: opt(z.array(uploadedDocumentSchema)),

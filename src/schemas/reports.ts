@@ -2,7 +2,7 @@
  * Reports of an applicant group (docs/wire-contract.md §2.4, §2.5, §4.3, §4.4). A report detail's `data` depends on
  * `report_type`: income data is typed, any other type is kept as a record rather than rejected.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { dateTimeSchema, idSchema, isRecord, type OpenEnum, openEnum, responseObject } from './common.js';
 import { type IncomeReportData, incomeReportDataSchema } from './income-report.js';
 

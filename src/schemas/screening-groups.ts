@@ -3,7 +3,7 @@
  * fields are still typed so existing callers keep compiling, with `@deprecated` pointing at the
  * income criteria that replace them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   emailSchema,
   exactObject,

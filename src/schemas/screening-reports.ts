@@ -4,7 +4,7 @@
  * report per screening) differ. Every field is optional: the service's pages show only the start
  * of the shape. Unknown fields are kept.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type OpenEnum, openEnum, responseObject } from './common.js';
 
 // ---------------------------------------------------------------------------------------------

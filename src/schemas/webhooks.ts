@@ -5,7 +5,7 @@
  * unknown `code` is an {@link UnknownWebhookEvent}, not an error, because the vendor adds events
  * without notice and a receiver must not start rejecting deliveries when it does.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { idSchema, openEnum, type ReasonCompleted, reasonCompletedSchema, responseObject } from './common.js';
 
 /** Report kinds named in the vendor's `REPORT_READY` documentation. */

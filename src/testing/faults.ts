@@ -4,7 +4,7 @@
  * Faults are taken in arrival order from every request the mock receives (auth, API and PDF
  * downloads alike); narrow them with `match` when a test needs a specific route.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Answer with this status and a JSON error body. By default the request is not processed; with

@@ -5,7 +5,7 @@
  */
 
 import { E164_PHONE_PATTERN, formatPath, stateNameForCode } from 'applicant-verification';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FieldError } from './responses.js';
 
 function text(name: string) {

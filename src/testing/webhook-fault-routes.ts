@@ -1,5 +1,5 @@
 /** The control API's routes for webhook faults (webhook-faults.ts), mirroring `mock.webhookFaults`. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Route, RouteRequest } from './pipeline.js';
 import { errorResponse, jsonResponse } from './responses.js';
 import { readJson } from './routes.js';

@@ -4,7 +4,7 @@
  * ordering or repeats). Separate from request faults (faults.ts): those shape answers to the
  * client, these shape the mock's own deliveries.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** What happens to one event's delivery. */
 export type WebhookFault =

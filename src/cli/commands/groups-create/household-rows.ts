@@ -4,7 +4,7 @@
  * verification types). Issues name the column, and the caller adds the line.
  */
 import { phoneNumberSchema, REQUEST_VERIFICATION_TYPES as VERIFICATION_TYPES } from 'applicant-verification';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ColumnName } from './household-columns.js';
 
 /** One problem in the CSV: where (line, column) and what. */
