@@ -64,14 +64,18 @@ export interface CommitDelayFault {
 
 /**
  * The group a create makes stays out of list answers (`GET /api/v1/applicant_groups` and
- * `/api/v1/screening_groups`, `correlation_id` lookups included) for this long (real time) after
- * it was created, as a search index that lags behind writes. Only group creates
+ * `/api/v1/screening_groups`, `correlation_id` lookups included) for this long after it was
+ * created, as a search index that lags behind writes. The lag runs in real time unless `clock` is
+ * `'mock'`: then it ends only when the mock clock has moved on by `listLagMs` (`clock.advance()`,
+ * or an SDK waiting on `createTestClock`), however slow the machine is. Only group creates
  * (`POST /api/v1/applicant_groups`, `POST /api/v1/screening_groups`) take this fault; other
  * requests pass it by. Reads by id and `mock.groups` see the group at once.
  */
 export interface ListLagFault {
-  /** Milliseconds (real time) the created group stays invisible to list queries. */
+  /** Milliseconds the created group stays invisible to list queries. */
   listLagMs: number;
+  /** The clock the lag runs on: `'real'` time (default) or the `'mock'` clock. */
+  clock?: 'real' | 'mock';
 }
 
 /** Process the request, then answer 200 with a body that is not valid JSON. */
@@ -140,7 +144,7 @@ export const faultSchema: z.ZodType<Fault> = z.union([
   z.strictObject({ malformedJson: z.literal(true), ...optionalLatency }),
   z.strictObject({ truncated: z.literal(true), ...optionalLatency }),
   z.strictObject({ commitDelayMs: nonNegative }),
-  z.strictObject({ listLagMs: nonNegative }),
+  z.strictObject({ listLagMs: nonNegative, clock: z.enum(['real', 'mock']).optional() }),
   z.strictObject({ latencyMs: nonNegative }),
 ]);
 

@@ -107,7 +107,12 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
   };
 
   const lagLists = (fault: RouteRequest['fault'], groupId: string): void => {
-    if (fault && 'listLagMs' in fault) store.hideFromLists(groupId, fault.listLagMs);
+    if (!fault || !('listLagMs' in fault)) return;
+    store.hideFromLists(
+      groupId,
+      fault.listLagMs,
+      fault.clock === 'mock' ? () => clock.now() : () => performance.now(),
+    );
   };
 
   const createApplicantGroupRoute = ({ body: text, fault }: RouteRequest): Response => {

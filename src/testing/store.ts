@@ -251,20 +251,21 @@ export class MockStore {
   readonly #screeningGroupsById = new Map<string, ScreeningGroupRecord>();
   readonly #reportsById = new Map<string, ReportRecord>();
   readonly #members = new Map<string, MemberLocation>();
-  // Real-time (not mock-clock) instants before which a group stays out of list answers: the
-  // list-lag fault imitates an index that lags behind writes, which is a wall-clock matter.
-  readonly #listedFrom = new Map<string, number>();
+  // Instants before which a group stays out of list answers, each on the clock its list-lag fault
+  // chose: real time by default (an index that lags behind writes is a wall-clock matter), or the
+  // mock clock, so a test ends the lag with `clock.advance()` however slow the machine is.
+  readonly #listedFrom = new Map<string, { from: number; now: () => number }>();
 
-  /** Keeps a group out of list answers for `ms` of real time from now (the list-lag fault). */
-  hideFromLists(groupId: string, ms: number): void {
-    this.#listedFrom.set(groupId, performance.now() + ms);
+  /** Keeps a group out of list answers for `ms` from now on the clock `now` (the list-lag fault). */
+  hideFromLists(groupId: string, ms: number, now: () => number): void {
+    this.#listedFrom.set(groupId, { from: now() + ms, now });
   }
 
   /** Whether list queries show this group now (false while a list lag lasts). */
   isListed(groupId: string): boolean {
-    const from = this.#listedFrom.get(groupId);
-    if (from === undefined) return true;
-    if (performance.now() < from) return false;
+    const lag = this.#listedFrom.get(groupId);
+    if (lag === undefined) return true;
+    if (lag.now() < lag.from) return false;
     this.#listedFrom.delete(groupId);
     return true;
   }
