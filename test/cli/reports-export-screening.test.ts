@@ -4,9 +4,10 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ScreeningGroup, VerificationClient } from '../../src/index.js';
-import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ScreeningGroup, VerificationClient } from '../../src/index.js';
+import type { MockServer } from '../../src/testing/index.js';
+import { mockWithClient } from '../support/mock-client.js';
 import { parseCsv, runCli, tempDir } from './helpers.js';
 
 let mock: MockServer;
@@ -34,16 +35,15 @@ function body(tag: string) {
   };
 }
 
+// The SDK's default log level (warn), not the helper's `off`.
+mockWithClient((pair) => ({ mock, client: sdk } = pair), {
+  mock: { seed: 31 },
+  client: () => ({ logLevel: undefined }),
+});
 beforeAll(async () => {
-  mock = await createMockServer({ seed: 31 });
-  sdk = new VerificationClient({ baseURL: mock.url, clientId: mock.clientId, secretKey: mock.secretKey });
   ready = await sdk.screeningGroups.create(body('ready'));
   pending = await sdk.screeningGroups.create(body('pending'));
   mock.applicants.complete(ready.screenings?.[0]?.id ?? '', 'finished');
-});
-afterAll(async () => {
-  await sdk.close();
-  await mock.close();
 });
 
 describe('reports export --screening-group', () => {

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   expressWebhook,
   fastifyWebhook,
@@ -17,30 +17,21 @@ import {
   MemoryDeliveryStore,
   MemoryGroupStore,
   signWebhook,
-  VerificationClient,
+  type VerificationClient,
   WEBHOOK_SIGNATURE_HEADER,
   type WebhookDeliveryStore,
   type WebhookEvent,
 } from '../../src/index.js';
-import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import type { MockServer } from '../../src/testing/index.js';
 import { engineHouseBody } from '../support/bodies.js';
+import { mockWithClient } from '../support/mock-client.js';
 
 let mock: MockServer;
 let client: VerificationClient;
-beforeAll(async () => {
-  mock = await createMockServer({ seed: 7, webhookRetry: { attempts: 3, baseDelayMs: 5 } });
-  client = new VerificationClient({
-    baseURL: mock.url,
-    clientId: mock.clientId,
-    secretKey: mock.secretKey,
-    logLevel: 'off',
-  });
+mockWithClient((pair) => ({ mock, client } = pair), {
+  mock: { seed: 7, webhookRetry: { attempts: 3, baseDelayMs: 5 } },
+  reset: true,
 });
-afterAll(async () => {
-  await client.close();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
 
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
