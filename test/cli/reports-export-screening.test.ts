@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ScreeningGroup, VerificationClient } from '../../src/index.js';
 import type { MockServer } from '../../src/testing/index.js';
+import { oakCourtBody } from '../support/bodies.js';
 import { mockWithClient } from '../support/mock-client.js';
 import { parseCsv, runCli, tempDir } from './helpers.js';
 
@@ -16,23 +17,9 @@ let ready: ScreeningGroup;
 let pending: ScreeningGroup;
 
 function body(tag: string) {
-  return {
-    applicants: [
-      { applicant_first_name: 'Sam', applicant_last_name: tag, applicant_email: `sam.${tag}@example.com` },
-    ],
-    property: {
-      name: 'Oak Court',
-      street_address: '9 Oak Ct',
-      city: 'Austin',
-      state: 'Texas',
-      zip_code: '78701',
-    },
-    is_decision_maker_paying: true,
-    decision_maker_display_name: 'Oak Court LLC',
-    monthly_rent: 1800,
-    is_invitation_disabled: true,
-    correlation_id: `oak-${tag}`,
-  };
+  return oakCourtBody(tag, [
+    { applicant_first_name: 'Sam', applicant_last_name: tag, applicant_email: `sam.${tag}@example.com` },
+  ]);
 }
 
 // The SDK's default log level (warn), not the helper's `off`.

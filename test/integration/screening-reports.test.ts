@@ -12,6 +12,7 @@ import {
   type VerificationClient,
 } from '../../src/index.js';
 import type { MockServer } from '../../src/testing/index.js';
+import { oakCourtBody } from '../support/bodies.js';
 import { caught } from '../support/exposure.js';
 import { mockWithClient } from '../support/mock-client.js';
 
@@ -20,25 +21,14 @@ let client: VerificationClient;
 mockWithClient((pair) => ({ mock, client } = pair), { mock: { seed: 24 } });
 
 function body(tag: string, people: number): ScreeningGroupCreateParams {
-  return {
-    applicants: Array.from({ length: people }, (_, index) => ({
+  return oakCourtBody(
+    tag,
+    Array.from({ length: people }, (_, index) => ({
       applicant_first_name: 'Sam',
       applicant_last_name: `Lee ${index}`,
       applicant_email: `sam.${tag}.${index}@example.com`,
     })),
-    property: {
-      name: 'Oak Court',
-      street_address: '9 Oak Ct',
-      city: 'Austin',
-      state: 'Texas',
-      zip_code: '78701',
-    },
-    is_decision_maker_paying: true,
-    decision_maker_display_name: 'Oak Court LLC',
-    monthly_rent: 1800,
-    is_invitation_disabled: true,
-    correlation_id: `oak-${tag}`,
-  };
+  );
 }
 
 describe('screeningGroups.retrieve', () => {
