@@ -4,8 +4,7 @@
  * signed body once, while `applicantGroups.syncEvent` takes every event as a hint, so the state
  * the receiver reaches equals the API's whatever the order.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import express from 'express';
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +23,7 @@ import {
 } from '../../src/index.js';
 import type { MockServer } from '../../src/testing/index.js';
 import { engineHouseBody } from '../support/bodies.js';
+import { closeServer, listen } from '../support/http-server.js';
 import { mockWithClient } from '../support/mock-client.js';
 
 let mock: MockServer;
@@ -32,18 +32,6 @@ mockWithClient((pair) => ({ mock, client } = pair), {
   mock: { seed: 7, webhookRetry: { attempts: 3, baseDelayMs: 5 } },
   reset: true,
 });
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-}
 
 /** A plain receiver that answers 204 and keeps each raw body, in arrival order. */
 async function recorder(): Promise<{ url: string; bodies: string[]; close(): Promise<void> }> {
