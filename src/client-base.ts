@@ -106,6 +106,7 @@ export class ClientBase {
       secrets,
       coordination: resolved.coordination ?? processCoordination(origin),
       coordinationKey,
+      coordinationFailure: resolved.coordinationFailure,
       onRateLimitPause: resolved.coordination
         ? (until) => publishPause(resolved.coordination, coordinationKey, until, logger)
         : undefined,
@@ -122,6 +123,7 @@ export class ClientBase {
             resolved.coordination,
             resolved.credentials.clientId,
             core.createBudgetMs(),
+            logger,
           ),
           logger,
           () => clock.now(),

@@ -7,6 +7,7 @@ export { type BatchOptions, type BatchProgress, mapSettled, type Settled } from 
 export type { Clock } from './core/clock.js';
 export type {
   Coordination,
+  CoordinationFailurePolicy,
   CreateLease,
   CreateOutcome,
   CreateOutcomeRecord,
@@ -75,7 +76,7 @@ export {
 } from './resources/applicant-groups.js';
 export { Auth } from './resources/auth.js';
 export { CorrelationConflictError } from './resources/correlation-conflict.js';
-export type { CreateOnceResult } from './resources/create-once.js';
+export type { CreateOnceOptions, CreateOnceResult } from './resources/create-once.js';
 export { CLOCK_SKEW_ALLOWANCE_MS } from './resources/group-lookup.js';
 export {
   DEFAULT_SYNC_MARGIN_MS,

@@ -51,9 +51,18 @@ export type CreateOutcomeRecord = CreateOutcome & {
 };
 
 /**
+ * What `createOnce` does when the coordination fails (throws) as it takes the create lease:
+ * `'refuse'` fails the call and sends nothing; `'continue'` logs a warning and creates without the
+ * lease (single-flight in this process, lookup first). A lease held by another process is not a
+ * failure and is never bypassed.
+ */
+export type CoordinationFailurePolicy = 'refuse' | 'continue';
+
+/**
  * The coordination a fleet of processes shares. Every method may be called concurrently by many
  * processes. A method that throws (the store went away) is logged by the client, which then fails
- * safe: no create is sent without its lease unless the caller opted out.
+ * safe: no create is sent without its lease unless the caller opted out
+ * (`coordinationFailure: 'continue'`); the token exchange and pauses go on without it.
  */
 export interface Coordination {
   /**

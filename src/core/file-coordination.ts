@@ -89,6 +89,8 @@ export class FileCoordination implements Coordination {
       throw new TypeError('FileCoordination needs the path of a folder.');
     this.dir = resolve(dir);
     this.#ready = mkdir(this.dir, { recursive: true, mode: 0o700 });
+    // Each method awaits it and fails with its error; unawaited until then, it must not crash Node.
+    this.#ready.catch(() => {});
   }
 
   async #write(path: string, value: unknown): Promise<void> {

@@ -11,7 +11,7 @@ import type { TokenSource } from './auth.js';
 import { type Call, fillPath, isAbsolute, mergeExtra, type PreparedCall } from './call.js';
 import { CallContext, formatDuration } from './call-context.js';
 import type { Clock } from './clock.js';
-import type { Coordination } from './coordination.js';
+import type { Coordination, CoordinationFailurePolicy } from './coordination.js';
 import { lookupBeforeResend, recoverAmbiguousCreate } from './create-recovery.js';
 import { decodeErrorBody, excerpt, oversizeDetail, utf8 } from './error-body.js';
 import {
@@ -79,6 +79,8 @@ export interface HttpCoreConfig {
   coordination?: Coordination | undefined;
   /** The key this client coordinates under: its client id (or a stand-in for a static token). */
   coordinationKey?: string | undefined;
+  /** Whether `createOnce` goes ahead without its lease when the coordination fails; default refuse. */
+  coordinationFailure?: CoordinationFailurePolicy | undefined;
   /** Called with the end of each client-wide 429 pause (epoch ms), to publish it to the fleet. */
   onRateLimitPause?: ((untilEpochMs: number) => void) | undefined;
 }
@@ -131,6 +133,11 @@ export class HttpCore {
   /** The key this client coordinates under (its client id). */
   get coordinationKey(): string {
     return this.#config.coordinationKey ?? '';
+  }
+
+  /** Whether `createOnce` goes ahead without its lease when the coordination fails. */
+  get coordinationFailure(): CoordinationFailurePolicy {
+    return this.#config.coordinationFailure ?? 'refuse';
   }
 
   /** The base URL's path prefix, without a trailing slash. */

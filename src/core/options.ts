@@ -4,7 +4,7 @@
  */
 import type { Dispatcher } from 'undici';
 import type { Clock } from './clock.js';
-import type { Coordination } from './coordination.js';
+import type { Coordination, CoordinationFailurePolicy } from './coordination.js';
 import { VerificationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './log.js';
 import type { TokenStore } from './token-store.js';
@@ -91,6 +91,16 @@ export interface ClientOptions {
    * (costs nothing). `FileCoordination` covers the processes of one machine.
    */
   coordination?: Coordination | undefined;
+  /**
+   * What `createOnce` does when the coordination fails (throws: its store is down) as it takes
+   * the create lease. `'refuse'` (default): the call fails with the coordination's error and sends
+   * nothing. `'continue'`: one warning per call, then the create goes ahead without the lease,
+   * still single-flight in this process and still looking the household up first; another process
+   * may then send the same create. A lease another process holds is never bypassed. The token
+   * exchange and 429 pauses always continue past a failing coordination. Per call, `createOnce`'s
+   * own `coordinationFailure` wins.
+   */
+  coordinationFailure?: CoordinationFailurePolicy | undefined;
 }
 
 /** Options with defaults applied and checks passed. */
@@ -105,6 +115,7 @@ export interface ResolvedOptions {
   createGraceWindow: number;
   clock: Clock | undefined;
   coordination: Coordination | undefined;
+  coordinationFailure: CoordinationFailurePolicy;
   dispatcher: Dispatcher | undefined;
   tokenStore: TokenStore | undefined;
   fetch: (() => typeof fetch) | undefined;
@@ -274,6 +285,12 @@ export function resolveOptions(
       `The rentUnitMismatch option must be 'refuse' or 'continue', got "${String(rentUnitMismatch)}".`,
     );
   }
+  const coordinationFailure = options.coordinationFailure ?? 'refuse';
+  if (coordinationFailure !== 'refuse' && coordinationFailure !== 'continue') {
+    throw new ConfigurationError(
+      `The coordinationFailure option must be 'refuse' or 'continue', got "${String(coordinationFailure)}".`,
+    );
+  }
   const deadline = options.deadline ?? defaults.deadline;
   return {
     apiRentUnit,
@@ -292,6 +309,7 @@ export function resolveOptions(
     ),
     clock: options.clock,
     coordination: checkCoordination(options.coordination),
+    coordinationFailure,
     dispatcher: options.dispatcher,
     tokenStore,
     fetch: fetchImpl,

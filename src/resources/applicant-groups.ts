@@ -22,7 +22,7 @@ import {
   type ReportDetail,
 } from '../schemas/reports.js';
 import type { WebhookEvent } from '../schemas/webhooks.js';
-import { type CreateOnceResult, createOnce } from './create-once.js';
+import { type CreateOnceOptions, type CreateOnceResult, createOnce } from './create-once.js';
 import { recoveryLookup } from './group-lookup.js';
 import {
   type GroupChange,
@@ -150,9 +150,11 @@ export class ApplicantGroups extends APIResource {
    * the same recovery rules as {@link ApplicantGroups.create}. Concurrent calls in one process
    * with the same correlation id and an equal body share one request; across processes, through
    * the client's `coordination`. A group of another household under the id, or a concurrent call
-   * with a different body, is a {@link CorrelationConflictError}, and nothing is sent.
+   * with a different body, is a {@link CorrelationConflictError}, and nothing is sent. A
+   * coordination that fails fails the call, unless `coordinationFailure: 'continue'` (here or on
+   * the client) lets it create without the lease.
    */
-  createOnce(body: ApplicantGroupCreateParams, options?: RequestOptions): Promise<CreateOnceResult> {
+  createOnce(body: ApplicantGroupCreateParams, options?: CreateOnceOptions): Promise<CreateOnceResult> {
     return createOnce(
       {
         core: this.core,
@@ -228,7 +230,8 @@ export class ApplicantGroups extends APIResource {
   createMany(
     bodies: readonly ApplicantGroupCreateParams[],
     options: BatchOptions & {
-      request?: RequestOptions;
+      /** Each call's options; `coordinationFailure` applies with `once` only. */
+      request?: CreateOnceOptions;
       /**
        * Create each through {@link ApplicantGroups.createOnce}: a household whose group exists is
        * returned without sending (every body then needs a `correlation_id`). Default false.
@@ -236,9 +239,11 @@ export class ApplicantGroups extends APIResource {
       once?: boolean;
     } = {},
   ): Promise<Settled<ApplicantGroup>[]> {
+    const { coordinationFailure, ...request } = options.request ?? {};
     const createOne = options.once
-      ? async (body: ApplicantGroupCreateParams) => (await this.createOnce(body, options.request)).group
-      : (body: ApplicantGroupCreateParams) => this.create(body, options.request);
+      ? async (body: ApplicantGroupCreateParams) =>
+          (await this.createOnce(body, { ...request, coordinationFailure })).group
+      : (body: ApplicantGroupCreateParams) => this.create(body, request);
     return mapSettled(bodies, createOne, options);
   }
 

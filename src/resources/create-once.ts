@@ -7,7 +7,12 @@
  * instead of creating again.
  */
 import type { RequestOptions } from '../core/call.js';
-import type { CreateLease, CreateOutcome } from '../core/coordination.js';
+import type {
+  CoordinationFailurePolicy,
+  CreateLease,
+  CreateOutcome,
+  CreateOutcomeRecord,
+} from '../core/coordination.js';
 import { GroupMayHaveBeenCreatedError, RequestValidationError } from '../core/errors.js';
 import type { HttpCore } from '../core/http.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -35,6 +40,16 @@ export interface CreateOnceResult {
   group: ApplicantGroup;
   /** `true` when this call created it (and sent its invitations); `false` when it already existed. */
   created: boolean;
+}
+
+/** The options of `applicantGroups.createOnce`: a request's options, and one of its own. */
+export interface CreateOnceOptions extends RequestOptions {
+  /**
+   * What this call does when the client's `coordination` fails (throws) as it takes the create
+   * lease: `'refuse'` fails it and sends nothing; `'continue'` logs one warning and creates
+   * without the lease. Default: the client option `coordinationFailure` (`'refuse'`).
+   */
+  coordinationFailure?: CoordinationFailurePolicy | undefined;
 }
 
 /** What createOnce needs from the resource. */
@@ -109,7 +124,7 @@ function correlationIdOf(body: ApplicantGroupCreateParams): string {
 export function createOnce(
   deps: CreateOnceDeps,
   body: ApplicantGroupCreateParams,
-  options: RequestOptions = {},
+  { coordinationFailure, ...options }: CreateOnceOptions = {},
 ): Promise<CreateOnceResult> {
   let correlationId: string;
   try {
@@ -130,30 +145,46 @@ export function createOnce(
       ),
     );
   }
-  const promise = new OnceCall(deps, body, correlationId, options).run().finally(() => {
+  const policy = coordinationFailure ?? deps.core.coordinationFailure;
+  if (policy !== 'refuse' && policy !== 'continue') {
+    return Promise.reject(
+      new TypeError(
+        `createOnce: coordinationFailure must be 'refuse' or 'continue', got "${String(policy)}".`,
+      ),
+    );
+  }
+  const promise = new OnceCall(deps, body, correlationId, options, policy).run().finally(() => {
     running.delete(key);
   });
   running.set(key, { bodyKey, body, promise });
   return promise;
 }
 
-/** One createOnce: lease, look up, create if absent, record, release. */
+/**
+ * One createOnce: lease, look up, create if absent, record, release. Without a lease (the
+ * coordination failed and the caller opted to continue) it only looks up and creates.
+ */
 class OnceCall {
   readonly #deps: CreateOnceDeps;
   readonly #body: ApplicantGroupCreateParams;
   readonly #correlationId: string;
   readonly #options: RequestOptions;
+  readonly #policy: CoordinationFailurePolicy;
+  /** Set once this call has logged a coordination failure: it logs one per call. */
+  #warned = false;
 
   constructor(
     deps: CreateOnceDeps,
     body: ApplicantGroupCreateParams,
     correlationId: string,
     options: RequestOptions,
+    policy: CoordinationFailurePolicy,
   ) {
     this.#deps = deps;
     this.#body = body;
     this.#correlationId = correlationId;
     this.#options = options;
+    this.#policy = policy;
   }
 
   get #core(): HttpCore {
@@ -165,23 +196,42 @@ class OnceCall {
     // The lease outlives a lookup and the whole create, grace window included.
     const ttl = 2 * this.#core.createBudgetMs(this.#options);
     const lease = await this.#acquire(ttl);
+    if (lease === undefined) return this.#decide(undefined);
     try {
-      return await this.#underLease(lease);
+      return await this.#decide(lease);
     } finally {
       await coordination.releaseCreateLease(lease).catch((error: unknown) => {
-        this.#core.logger.warn(
-          `createOnce: the create lease could not be released (${describe(error)}); it lapses on its own.`,
-        );
+        this.#warn(`the create lease could not be released (${describe(error)}); it lapses on its own`);
       });
     }
   }
 
-  /** Takes the lease, waiting (up to `ttl`) while another process holds it. */
-  async #acquire(ttl: number): Promise<CreateLease> {
+  /** Logs a coordination problem, once per call. */
+  #warn(problem: string): void {
+    if (this.#warned) return;
+    this.#warned = true;
+    this.#core.logger.warn(`createOnce (correlation_id "${this.#correlationId}"): ${problem}.`);
+  }
+
+  /**
+   * Takes the lease, waiting (up to `ttl`) while another process holds it. `undefined` when the
+   * coordination failed and the policy is `'continue'`, but only if no other holder was seen: a
+   * lease held by another process is never bypassed.
+   */
+  async #acquire(ttl: number): Promise<CreateLease | undefined> {
     const { coordination, coordinationKey, clock } = this.#core;
     const waitEnd = clock.now() + ttl;
     for (let poll = 0; ; poll++) {
-      const lease = await coordination.acquireCreateLease(coordinationKey, this.#correlationId, ttl);
+      let lease: CreateLease | undefined;
+      try {
+        lease = await coordination.acquireCreateLease(coordinationKey, this.#correlationId, ttl);
+      } catch (error) {
+        if (this.#policy === 'refuse' || poll > 0) throw error;
+        this.#warn(
+          `the coordination failed (${describe(error)}); creating without the lease (coordinationFailure: 'continue'), so another process may send the same create`,
+        );
+        return undefined;
+      }
       if (lease) return lease;
       const left = waitEnd - clock.now();
       if (left <= 0) {
@@ -193,9 +243,9 @@ class OnceCall {
     }
   }
 
-  async #underLease(lease: CreateLease): Promise<CreateOnceResult> {
-    const { coordination, coordinationKey } = this.#core;
-    const recorded = await coordination.readCreateOutcome(coordinationKey, this.#correlationId);
+  /** Looks up, then creates if absent; under `lease` when there is one. */
+  async #decide(lease: CreateLease | undefined): Promise<CreateOnceResult> {
+    const recorded = lease ? await this.#readOutcome() : undefined;
     const found = this.#pick(await this.#lookup());
     if (found) {
       if (recorded?.state !== 'created' || recorded.id !== found.id)
@@ -260,11 +310,26 @@ class OnceCall {
     }
   }
 
-  async #record(lease: CreateLease, outcome: CreateOutcome): Promise<void> {
+  /** The outcome an earlier holder recorded; with `'continue'`, a failing read counts as none. */
+  async #readOutcome(): Promise<CreateOutcomeRecord | undefined> {
+    const { coordination, coordinationKey } = this.#core;
+    try {
+      return await coordination.readCreateOutcome(coordinationKey, this.#correlationId);
+    } catch (error) {
+      if (this.#policy === 'refuse') throw error;
+      this.#warn(
+        `the coordination could not read an earlier create's outcome (${describe(error)}); going on from the lookup alone (coordinationFailure: 'continue')`,
+      );
+      return undefined;
+    }
+  }
+
+  async #record(lease: CreateLease | undefined, outcome: CreateOutcome): Promise<void> {
+    if (!lease) return;
     try {
       await this.#core.coordination.recordCreateOutcome(lease, outcome);
     } catch (error) {
-      this.#core.logger.warn(`createOnce: the create's outcome could not be recorded (${describe(error)}).`);
+      this.#warn(`the create's outcome could not be recorded (${describe(error)})`);
     }
   }
 
