@@ -7,8 +7,8 @@
  *
  * For batches from a spreadsheet, the `applicant-verification groups create --csv FILE` command
  * adds what a long-running job needs on top of this: a write-ahead journal (a killed run loses
- * nothing), a lock against a second concurrent run, and conflict reports (see "Batch jobs" in
- * the README).
+ * nothing), a lock against a second concurrent run, and conflict reports (see docs/cli.md,
+ * "Batch jobs").
  */
 import {
   type ApplicantGroupCreateParams,

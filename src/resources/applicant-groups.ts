@@ -255,9 +255,9 @@ export class ApplicantGroups extends APIResource {
   }
 
   /**
-   * The group's current household income report (the newest household report; see README,
-   * "Household report"), or `undefined` while there is none. Throws `ReportExpiredError` when
-   * the current one has expired.
+   * The group's current household income report (the newest household report; see
+   * docs/household-reports.md, "Household report"), or `undefined` while there is none. Throws
+   * `ReportExpiredError` when the current one has expired.
    */
   householdReport(groupId: string, options?: RequestOptions): Promise<ReportDetail | undefined> {
     const reports = new Reports(this.core);

@@ -1,7 +1,7 @@
 /**
  * A group's current household income report: the reports list names the candidates, the newest
  * household report among them is read. The API has no "current" marker, so "current" is chosen
- * here, once, for every caller (README, "Household report").
+ * here, once, for every caller (docs/household-reports.md, "Household report").
  */
 import type { RequestOptions } from '../core/http.js';
 import type { ApplicantGroupReports, ReportDetail, ReportSummary } from '../schemas/reports.js';

@@ -1,6 +1,6 @@
 /**
  * The edge check: src/edge.ts bundled for a worker with esbuild imports no Node built-in and no
- * undici, and stays under its size budget (README, "Runtime support").
+ * undici, and stays under its size budget (docs/runtimes.md).
  */
 import { describe, expect, it } from 'vitest';
 import { bundleEdge, EDGE_GZIP_BUDGET_BYTES } from '../support/edge-bundle.js';

@@ -22,7 +22,7 @@ function report(data: IncomeReportData): IncomeReportDetail {
 
 const codes = (reasons: AffordabilityReason[]) => reasons.map((r) => r.code);
 
-/** The README's worked example, figure for figure. */
+/** The worked example of docs/household-reports.md, figure for figure. */
 const readmeReport = report({
   reports: [
     {
@@ -47,7 +47,7 @@ const readmeReport = report({
 });
 
 describe('affordability', () => {
-  it('computes the README worked example', () => {
+  it('computes the documented worked example', () => {
     const result = affordability(readmeReport);
     // $7,850.40 a month is 785040 cents; the rent is 240000 cents ($2,400).
     expect(result.householdMonthlyIncomeCents).toBe(785040);

@@ -1,7 +1,7 @@
 /**
- * The README's proxy recipe: an undici `ProxyAgent` given as `dispatcher` carries every request
- * (token exchange, API calls, the pre-signed PDF download) through the proxy, here a small
- * CONNECT proxy on loopback that records what it tunnelled.
+ * The README's proxy recipe ("Behind a proxy"): an undici `ProxyAgent` given as `dispatcher`
+ * carries every request (token exchange, API calls, the pre-signed PDF download) through the
+ * proxy, here a small CONNECT proxy on loopback that records what it tunnelled.
  */
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';

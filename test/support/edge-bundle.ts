@@ -11,7 +11,7 @@ import { build } from 'esbuild';
 import { zodEnglishOnly } from '../../tsup.config.js';
 
 /**
- * The budget of the edge entry, minified and gzipped, in bytes (README, "Runtime support").
+ * The budget of the edge entry, minified and gzipped, in bytes (docs/runtimes.md).
  * About 83 KiB in 0.1.0, two thirds of it zod.
  */
 export const EDGE_GZIP_BUDGET_BYTES = 90 * 1024;

@@ -14,7 +14,7 @@ export interface ColumnSpec {
   /** Whether the column must be in the header. */
   readonly required: boolean;
   readonly level: ColumnLevel;
-  /** What goes in it, for `--help` and the README. */
+  /** What goes in it, for `--help` and docs/cli.md. */
   readonly description: string;
 }
 
