@@ -7,7 +7,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { INSPECT } from './inspect.js';
-import { isStoredToken, type StoredToken, type TokenStore } from './token-store.js';
+import { parseStoredToken, type StoredToken, type TokenStore } from './token-store.js';
 
 /** File mode of the token file: owner read and write only. */
 export const TOKEN_FILE_MODE = 0o600;
@@ -45,12 +45,7 @@ export class FileTokenStore implements TokenStore {
       if (isMissing(error)) return undefined;
       throw error;
     }
-    try {
-      const value: unknown = JSON.parse(text);
-      return isStoredToken(value) ? value : undefined;
-    } catch {
-      return undefined;
-    }
+    return parseStoredToken(text);
   }
 
   /** Replaces the stored token atomically (temporary file of mode 0600, then rename). */

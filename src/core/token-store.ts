@@ -43,6 +43,16 @@ export function isStoredToken(value: unknown): value is StoredToken {
   );
 }
 
+/** The token a store's JSON text holds, or `undefined` when the text is not JSON or not a token. */
+export function parseStoredToken(text: string): StoredToken | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isStoredToken(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function reasonOf(error: unknown): string {
   // The store's own message only: never the token, which this module does not put in messages.
   return error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';

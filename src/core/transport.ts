@@ -4,6 +4,7 @@
  * serves msw in-process tests and runtimes whose undici cannot dispatch. Nothing here needs Node:
  * bodies are `Uint8Array`s (a Buffer is one).
  */
+import { concatBytes } from './bytes.js';
 import { APIConnectionError, ResponseTooLargeError } from './errors.js';
 
 /** One HTTP request, fully prepared. */
@@ -115,18 +116,6 @@ async function readCapped(
     parts.push(chunk);
   }
   return concatBytes(parts, total);
-}
-
-/** `parts` as one array of `total` bytes; a single part is returned as is. */
-function concatBytes(parts: readonly Uint8Array[], total: number): Uint8Array {
-  if (parts.length === 1 && parts[0] !== undefined) return parts[0];
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return bytes;
 }
 
 /** A transport over a fetch implementation, looked up at call time so msw installed later still intercepts. */

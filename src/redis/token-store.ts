@@ -4,7 +4,7 @@
  * secret key (password, TLS, no public port).
  */
 import { inspect } from 'node:util';
-import { isStoredToken, type StoredToken, type TokenStore } from '../core/token-store.js';
+import { isStoredToken, parseStoredToken, type StoredToken, type TokenStore } from '../core/token-store.js';
 import {
   checkConnection,
   checkTimeout,
@@ -64,13 +64,7 @@ export class RedisTokenStore implements TokenStore {
     const text = await runCommand(this.#redis, 'tokenStore.get', this.#timeoutMs, () =>
       this.#redis.get(this.key),
     );
-    if (text === null) return undefined;
-    try {
-      const value: unknown = JSON.parse(text);
-      return isStoredToken(value) ? value : undefined;
-    } catch {
-      return undefined;
-    }
+    return text === null ? undefined : parseStoredToken(text);
   }
 
   /** Saves a token of this store's client id, to expire with it. */

@@ -5,6 +5,7 @@
  * downloads alike); narrow them with `match` when a test needs a specific route.
  */
 import * as z from 'zod';
+import { createFaultQueue } from './fault-queue.js';
 
 /**
  * Answer with this status and a JSON error body. By default the request is not processed; with
@@ -187,24 +188,11 @@ function matches(entry: PendingFault, method: string, path: string): boolean {
 
 /** Creates an empty fault queue. */
 export function createFaults(): FaultInjector {
-  const queue: PendingFault[] = [];
+  const queue = createFaultQueue<Fault, FaultMatch>('faults');
   return {
-    next(count, fault, match) {
-      if (!Number.isInteger(count) || count < 1)
-        throw new RangeError(`faults.next() needs a count >= 1, got ${count}`);
-      queue.push({ fault, match, remaining: count });
-    },
-    clear() {
-      queue.length = 0;
-    },
-    pending: () => queue.map((entry) => ({ ...entry })),
-    take(method, path) {
-      const index = queue.findIndex((entry) => matches(entry, method, path));
-      const entry = queue[index];
-      if (!entry) return undefined;
-      entry.remaining -= 1;
-      if (entry.remaining === 0) queue.splice(index, 1);
-      return entry.fault;
-    },
+    next: queue.next,
+    clear: queue.clear,
+    pending: queue.pending,
+    take: (method, path) => queue.take((entry) => matches(entry, method, path)),
   };
 }

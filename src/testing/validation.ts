@@ -40,6 +40,14 @@ function phone(name: string) {
 /** Highest monthly rent accepted, in dollars: past it a figure is a typo (cents sent as dollars). */
 export const MONTHLY_RENT_MAX_DOLLARS = 100_000;
 
+/** `monthly_rent` as a number: "is required" when absent, "must be a number" when not one. */
+function rentNumber() {
+  return z.number({
+    error: (issue) =>
+      issue.input === undefined ? 'monthly_rent is required' : 'monthly_rent must be a number',
+  });
+}
+
 /**
  * The rent rule: "monthly_rent | number, integer | Dollars" (docs/wire-contract.md), a positive
  * whole number of dollars up to {@link MONTHLY_RENT_MAX_DOLLARS}. The same rule as the SDK's
@@ -47,11 +55,7 @@ export const MONTHLY_RENT_MAX_DOLLARS = 100_000;
  * its rent rule, this one function is what to point at it.
  */
 function rent() {
-  return z
-    .number({
-      error: (issue) =>
-        issue.input === undefined ? 'monthly_rent is required' : 'monthly_rent must be a number',
-    })
+  return rentNumber()
     .int('monthly_rent must be a whole number of dollars (not cents, no fractions)')
     .positive('monthly_rent must be a positive amount of dollars')
     .max(MONTHLY_RENT_MAX_DOLLARS, `monthly_rent must be at most ${MONTHLY_RENT_MAX_DOLLARS} dollars`);
@@ -62,11 +66,7 @@ function rent() {
  * reads (`apiRentUnit`). Which unit, and the ceiling, are checked by {@link applicantGroupRentProblem}.
  */
 function wireRent() {
-  return z
-    .number({
-      error: (issue) =>
-        issue.input === undefined ? 'monthly_rent is required' : 'monthly_rent must be a number',
-    })
+  return rentNumber()
     .int('monthly_rent must be a whole number (no fractions)')
     .positive('monthly_rent must be positive');
 }

@@ -5,6 +5,7 @@
  * client, these shape the mock's own deliveries.
  */
 import * as z from 'zod';
+import { createFaultQueue } from './fault-queue.js';
 
 /** What happens to one event's delivery. */
 export type WebhookFault =
@@ -69,26 +70,12 @@ export const webhookFaultMatchSchema = z
 
 /** Creates an empty webhook-fault queue. */
 export function createWebhookFaults(): WebhookFaultInjector {
-  const queue: PendingWebhookFault[] = [];
+  const queue = createFaultQueue<WebhookFault, WebhookFaultMatch>('webhookFaults');
   return {
-    next(count, fault, match) {
-      if (!Number.isInteger(count) || count < 1)
-        throw new RangeError(`webhookFaults.next() needs a count >= 1, got ${count}`);
-      queue.push({ fault, match, remaining: count });
-    },
-    clear() {
-      queue.length = 0;
-    },
-    pending: () => queue.map((entry) => ({ ...entry })),
-    take(url, code) {
-      const index = queue.findIndex(
-        ({ match }) => (!match?.code || match.code === code) && (!match?.url || match.url === url),
-      );
-      const entry = queue[index];
-      if (!entry) return undefined;
-      entry.remaining -= 1;
-      if (entry.remaining === 0) queue.splice(index, 1);
-      return entry.fault;
-    },
+    next: queue.next,
+    clear: queue.clear,
+    pending: queue.pending,
+    take: (url, code) =>
+      queue.take(({ match }) => (!match?.code || match.code === code) && (!match?.url || match.url === url)),
   };
 }

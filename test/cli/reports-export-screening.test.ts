@@ -4,9 +4,11 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ScreeningGroup, VerificationClient } from '../../src/index.js';
-import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ScreeningGroup, VerificationClient } from '../../src/index.js';
+import type { MockServer } from '../../src/testing/index.js';
+import { oakCourtBody } from '../support/bodies.js';
+import { mockWithClient } from '../support/mock-client.js';
 import { parseCsv, runCli, tempDir } from './helpers.js';
 
 let mock: MockServer;
@@ -15,35 +17,20 @@ let ready: ScreeningGroup;
 let pending: ScreeningGroup;
 
 function body(tag: string) {
-  return {
-    applicants: [
-      { applicant_first_name: 'Sam', applicant_last_name: tag, applicant_email: `sam.${tag}@example.com` },
-    ],
-    property: {
-      name: 'Oak Court',
-      street_address: '9 Oak Ct',
-      city: 'Austin',
-      state: 'Texas',
-      zip_code: '78701',
-    },
-    is_decision_maker_paying: true,
-    decision_maker_display_name: 'Oak Court LLC',
-    monthly_rent: 1800,
-    is_invitation_disabled: true,
-    correlation_id: `oak-${tag}`,
-  };
+  return oakCourtBody(tag, [
+    { applicant_first_name: 'Sam', applicant_last_name: tag, applicant_email: `sam.${tag}@example.com` },
+  ]);
 }
 
+// The SDK's default log level (warn), not the helper's `off`.
+mockWithClient((pair) => ({ mock, client: sdk } = pair), {
+  mock: { seed: 31 },
+  client: () => ({ logLevel: undefined }),
+});
 beforeAll(async () => {
-  mock = await createMockServer({ seed: 31 });
-  sdk = new VerificationClient({ baseURL: mock.url, clientId: mock.clientId, secretKey: mock.secretKey });
   ready = await sdk.screeningGroups.create(body('ready'));
   pending = await sdk.screeningGroups.create(body('pending'));
   mock.applicants.complete(ready.screenings?.[0]?.id ?? '', 'finished');
-});
-afterAll(async () => {
-  await sdk.close();
-  await mock.close();
 });
 
 describe('reports export --screening-group', () => {

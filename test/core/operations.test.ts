@@ -9,20 +9,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { StaticTokenSource } from '../../src/core/auth.js';
-import { realClock } from '../../src/core/clock.js';
-import { HttpCore } from '../../src/core/http.js';
-import { Limiter } from '../../src/core/limiter.js';
-import { createLogger } from '../../src/core/log.js';
+import type { HttpCore } from '../../src/core/http.js';
 import { defineOperation, indexOperations, operationCall, pathParamsOf } from '../../src/core/operation.js';
 import { rawRequestMethods } from '../../src/core/raw-request.js';
-import { KnownSecrets } from '../../src/core/secrets.js';
 import { channelNameOf, type OperationTraceContext } from '../../src/core/tracing.js';
 import { fetchTransport } from '../../src/core/transport.js';
 import { ResponseValidationError, TRACED_OPERATIONS, VerificationClient } from '../../src/index.js';
 import { OPERATIONS } from '../../src/resources/operations.js';
 import { APIResource, groupMayHaveBeenCreated } from '../../src/resources/resource.js';
 import { createMockServer } from '../../src/testing/index.js';
+import { bareCore } from '../support/core.js';
 import { closeAfterEach, startServer } from '../support/http-server.js';
 
 // --- The throwaway endpoint: its schema, its resource, its route. ---
@@ -68,25 +64,11 @@ function traced(operation: string): OperationTraceContext[] {
 }
 
 function coreAt(baseURL: string): HttpCore {
-  const core = new HttpCore({
+  return bareCore('token-for-the-widget-tests', {
     origin: new URL(baseURL).origin,
-    basePath: '',
     transport: fetchTransport(() => fetch),
-    timeout: 5_000,
-    maxRetries: 0,
-    deadline: undefined,
-    createGraceWindow: 0,
-    maxResponseBytes: 1e6,
-    validation: 'strict',
-    logger: createLogger('off'),
-    limiter: new Limiter(),
-    clock: realClock,
     sdkHeaders: { accept: 'application/json' },
-    defaultHeaders: {},
-    secrets: new KnownSecrets([]),
   });
-  core.useTokens(new StaticTokenSource('token-for-the-widget-tests'));
-  return core;
 }
 
 describe('a throwaway operation', () => {

@@ -4,16 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { StaticTokenSource } from '../../src/core/auth.js';
-import { realClock } from '../../src/core/clock.js';
-import { HttpCore } from '../../src/core/http.js';
-import { Limiter } from '../../src/core/limiter.js';
-import { createLogger } from '../../src/core/log.js';
 import { defineOperation } from '../../src/core/operation.js';
 import { listPages, MAX_PAGES } from '../../src/core/pagination.js';
-import { KnownSecrets } from '../../src/core/secrets.js';
 import type { Transport } from '../../src/core/transport.js';
 import { PaginationLimitError } from '../../src/index.js';
+import { bareCore } from '../support/core.js';
 
 const listSchema = z.object({
   items: z.array(z.object({ id: z.string() })),
@@ -37,24 +32,11 @@ function pagedCore(page: (n: number) => { items: Array<{ id: string }>; total_co
     requested.push(n);
     return { status: 200, headers: {}, body: Buffer.from(JSON.stringify(page(n))) };
   };
-  const core = new HttpCore({
+  const core = bareCore('token-for-the-pagination-tests', {
     origin: 'https://api.example.com',
-    basePath: '',
     transport,
     timeout: 1_000,
-    maxRetries: 0,
-    deadline: undefined,
-    createGraceWindow: 0,
-    maxResponseBytes: 1e6,
-    validation: 'strict',
-    logger: createLogger('off'),
-    limiter: new Limiter(),
-    clock: realClock,
-    sdkHeaders: {},
-    defaultHeaders: {},
-    secrets: new KnownSecrets([]),
   });
-  core.useTokens(new StaticTokenSource('token-for-the-pagination-tests'));
   const list = () =>
     listPages(core, {
       operation: itemsList,

@@ -2,7 +2,7 @@
  * The integrator's helpers against the mock over loopback: `householdReport`, `affordability` on
  * the mock's reports, and `sync` with no webhooks at all (every change found by polling).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type ApplicantGroupCreateParams,
   affordability,
@@ -10,27 +10,15 @@ import {
   isIncomeReport,
   MemoryGroupStore,
   ReportExpiredError,
-  VerificationClient,
+  type VerificationClient,
 } from '../../src/index.js';
-import { createMockServer, type MockServer, REQUEST_EXPIRY_MS } from '../../src/testing/index.js';
+import { type MockServer, REQUEST_EXPIRY_MS } from '../../src/testing/index.js';
+import { mockWithClient } from '../support/mock-client.js';
 
 let mock: MockServer;
 let client: VerificationClient;
-beforeAll(async () => {
-  // A small page size, so a pass walks several pages.
-  mock = await createMockServer({ seed: 25, pageSize: 2 });
-  client = new VerificationClient({
-    baseURL: mock.url,
-    clientId: mock.clientId,
-    secretKey: mock.secretKey,
-    logLevel: 'off',
-  });
-});
-afterAll(async () => {
-  await client.close();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
+// A small page size, so a pass walks several pages.
+mockWithClient((pair) => ({ mock, client } = pair), { mock: { seed: 25, pageSize: 2 }, reset: true });
 
 function household(tag: string, people: number, rent = 2400): ApplicantGroupCreateParams {
   return {

@@ -1,5 +1,5 @@
 /** Every call of the SDK against the mock server over real loopback HTTP. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type ApplicantGroupCreateInDollars,
   applicantGroupSchema,
@@ -10,26 +10,15 @@ import {
   RequestValidationError,
   reportDetailSchema,
   screeningGroupSchema,
-  VerificationClient,
+  type VerificationClient,
 } from '../../src/index.js';
-import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import type { MockServer } from '../../src/testing/index.js';
 import { caught } from '../support/exposure.js';
+import { mockWithClient } from '../support/mock-client.js';
 
 let mock: MockServer;
 let client: VerificationClient;
-beforeAll(async () => {
-  mock = await createMockServer({ seed: 11, pageSize: 20 });
-  client = new VerificationClient({
-    baseURL: mock.url,
-    clientId: mock.clientId,
-    secretKey: mock.secretKey,
-    logLevel: 'off',
-  });
-});
-afterAll(async () => {
-  await client.close();
-  await mock.close();
-});
+mockWithClient((pair) => ({ mock, client } = pair), { mock: { seed: 11, pageSize: 20 } });
 
 function body(
   tag: string,

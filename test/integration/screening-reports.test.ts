@@ -3,53 +3,32 @@
  * report link (2 hours on the mock clock) and its data, through not ready (404), ready and
  * expired (410).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   isCombinedScreeningReport,
   NotFoundError,
   ReportExpiredError,
   type ScreeningGroupCreateParams,
-  VerificationClient,
+  type VerificationClient,
 } from '../../src/index.js';
-import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import type { MockServer } from '../../src/testing/index.js';
+import { oakCourtBody } from '../support/bodies.js';
 import { caught } from '../support/exposure.js';
+import { mockWithClient } from '../support/mock-client.js';
 
 let mock: MockServer;
 let client: VerificationClient;
-beforeAll(async () => {
-  mock = await createMockServer({ seed: 24 });
-  client = new VerificationClient({
-    baseURL: mock.url,
-    clientId: mock.clientId,
-    secretKey: mock.secretKey,
-    logLevel: 'off',
-  });
-});
-afterAll(async () => {
-  await client.close();
-  await mock.close();
-});
+mockWithClient((pair) => ({ mock, client } = pair), { mock: { seed: 24 } });
 
 function body(tag: string, people: number): ScreeningGroupCreateParams {
-  return {
-    applicants: Array.from({ length: people }, (_, index) => ({
+  return oakCourtBody(
+    tag,
+    Array.from({ length: people }, (_, index) => ({
       applicant_first_name: 'Sam',
       applicant_last_name: `Lee ${index}`,
       applicant_email: `sam.${tag}.${index}@example.com`,
     })),
-    property: {
-      name: 'Oak Court',
-      street_address: '9 Oak Ct',
-      city: 'Austin',
-      state: 'Texas',
-      zip_code: '78701',
-    },
-    is_decision_maker_paying: true,
-    decision_maker_display_name: 'Oak Court LLC',
-    monthly_rent: 1800,
-    is_invitation_disabled: true,
-    correlation_id: `oak-${tag}`,
-  };
+  );
 }
 
 describe('screeningGroups.retrieve', () => {

@@ -23,6 +23,7 @@ import { createMockServer, createTestClock, type MockServer } from '../../src/te
 import { groupCreateBody } from '../support/bodies.js';
 import { bundleForNode, removeBundle } from '../support/bundle.js';
 import { caught, expose } from '../support/exposure.js';
+import { mockWithClient } from '../support/mock-client.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const CREATE = 'POST /api/v1/applicant_groups';
@@ -30,20 +31,9 @@ const CREATE = 'POST /api/v1/applicant_groups';
 describe('createOnce', () => {
   let mock: MockServer;
   let client: VerificationClient;
-
-  beforeEach(async () => {
-    mock = await createMockServer();
-    client = new VerificationClient({
-      baseURL: mock.url,
-      clientId: mock.clientId,
-      secretKey: mock.secretKey,
-      clock: createTestClock(mock.clock),
-      logLevel: 'off',
-    });
-  });
-  afterEach(async () => {
-    await client.close();
-    await mock.close();
+  mockWithClient((pair) => ({ mock, client } = pair), {
+    per: 'test',
+    client: (server) => ({ clock: createTestClock(server.clock) }),
   });
 
   it('twice in a row: one group, one set of invitations; the second sends nothing', async () => {

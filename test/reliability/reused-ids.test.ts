@@ -4,19 +4,20 @@
  * leaves the older group untouched. On the mock (its time shared with the SDK through the test
  * clock) and on hostile servers this file writes.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   type ApplicantGroup,
   CLOCK_SKEW_ALLOWANCE_MS,
   GroupMayHaveBeenCreatedError,
-  VerificationClient,
+  type VerificationClient,
 } from '../../src/index.js';
-import { createMockServer, createTestClock, type Fault, type MockServer } from '../../src/testing/index.js';
+import { createTestClock, type Fault, type MockServer } from '../../src/testing/index.js';
 import { loadFixture } from '../fixtures/load.js';
 import { groupCreateBody } from '../support/bodies.js';
 import { recordingClock } from '../support/clock.js';
 import { caught } from '../support/exposure.js';
 import { serverWithClient } from '../support/http-server.js';
+import { mockWithClient } from '../support/mock-client.js';
 
 const UNIT = 'PROP-123-UNIT-4B';
 const CREATE = 'POST /api/v1/applicant_groups';
@@ -28,24 +29,14 @@ describe('a reused correlation id on the mock', () => {
   let client: VerificationClient;
   let former: ApplicantGroup;
 
+  mockWithClient((pair) => ({ mock, client } = pair), {
+    per: 'test',
+    client: (server) => ({ clock: createTestClock(server.clock), timeout: 150, createGraceWindow: 5_000 }),
+  });
   beforeEach(async () => {
-    mock = await createMockServer();
-    client = new VerificationClient({
-      baseURL: mock.url,
-      clientId: mock.clientId,
-      secretKey: mock.secretKey,
-      clock: createTestClock(mock.clock),
-      timeout: 150,
-      createGraceWindow: 5_000,
-      logLevel: 'off',
-    });
     former = await client.applicantGroups.create(groupCreateBody('old.tenant@example.com', UNIT));
     // The old tenant applied a month ago.
     mock.clock.advance(30 * DAY);
-  });
-  afterEach(async () => {
-    await client.close();
-    await mock.close();
   });
 
   /** The former group as it was: same applicants, one set of invitations. */

@@ -1,5 +1,5 @@
 /** Valid applicant-group create bodies for tests. */
-import type { ApplicantGroupCreateInDollars } from '../../src/index.js';
+import type { ApplicantGroupCreateInDollars, ScreeningGroupCreateParams } from '../../src/index.js';
 
 /** One applicant, with a phone (so two invitations). */
 
@@ -36,5 +36,27 @@ export function engineHouseBody(webhookUrl: string): ApplicantGroupCreateInDolla
     decision_maker_display_name: 'Engine House Leasing',
     monthly_rent: 2400,
     webhook_url: webhookUrl,
+  };
+}
+
+/** A screening group at Oak Court (invitations off, correlation id `oak-<tag>`): the screening report tests' group. */
+export function oakCourtBody(
+  tag: string,
+  applicants: ScreeningGroupCreateParams['applicants'],
+): ScreeningGroupCreateParams {
+  return {
+    applicants,
+    property: {
+      name: 'Oak Court',
+      street_address: '9 Oak Ct',
+      city: 'Austin',
+      state: 'Texas',
+      zip_code: '78701',
+    },
+    is_decision_maker_paying: true,
+    decision_maker_display_name: 'Oak Court LLC',
+    monthly_rent: 1800,
+    is_invitation_disabled: true,
+    correlation_id: `oak-${tag}`,
   };
 }

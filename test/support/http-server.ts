@@ -1,5 +1,5 @@
 /** A tiny programmable HTTP server on 127.0.0.1 that records what it received. */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
 import { afterEach } from 'vitest';
@@ -100,6 +100,20 @@ export async function startServer(routes: Record<string, Route>): Promise<TestSe
         server.close(() => resolve());
       }),
   };
+}
+
+/** Listens on a free loopback port; the origin, `http://127.0.0.1:<port>`. */
+export async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Closes the server and every connection it holds (keep-alive ones too). */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }
 
 /** An auth route that hands out fresh tokens in the Authorization header. */

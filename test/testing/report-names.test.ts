@@ -3,25 +3,14 @@
  * `Income`, `Identity`, `Asset`; an identity and an asset report appear (individual, each with its
  * REPORT_READY) when an applicant with those verifications completes.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isIncomeReport, VerificationClient } from '../../src/index.js';
-import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import { describe, expect, it } from 'vitest';
+import { isIncomeReport, type VerificationClient } from '../../src/index.js';
+import type { MockServer } from '../../src/testing/index.js';
+import { mockWithClient } from '../support/mock-client.js';
 
 let mock: MockServer;
 let client: VerificationClient;
-beforeAll(async () => {
-  mock = await createMockServer({ seed: 7 });
-  client = new VerificationClient({
-    baseURL: mock.url,
-    clientId: mock.clientId,
-    secretKey: mock.secretKey,
-    logLevel: 'off',
-  });
-});
-afterAll(async () => {
-  await client.close();
-  await mock.close();
-});
+mockWithClient((pair) => ({ mock, client } = pair), { mock: { seed: 7 } });
 
 describe('report names and report types', () => {
   it('an applicant with income, identity and asset verifications gets one report of each', async () => {

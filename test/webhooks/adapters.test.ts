@@ -4,7 +4,7 @@
  * node:http. Each receives the signed deliveries of a real group from the mock server, then a
  * forged, a tampered and an unsigned delivery, which get 400 without reaching the handler.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import express from 'express';
@@ -24,6 +24,7 @@ import {
 import { createMockServer, type DeliveryRecord, type MockServer } from '../../src/testing/index.js';
 import { engineHouseBody } from '../support/bodies.js';
 import { expose } from '../support/exposure.js';
+import { closeServer, listen } from '../support/http-server.js';
 
 const SECRET = 'whsec-adapters-test';
 
@@ -41,18 +42,6 @@ interface Receiver {
 interface Setup {
   onEvent: (event: WebhookEvent) => Promise<void>;
   logger: { error: (message: string) => void };
-}
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
 }
 
 /** A node:http request as a web `Request`, its body streamed (not pre-read) into the adapter. */

@@ -4,11 +4,10 @@
  * signed body once, while `applicantGroups.syncEvent` takes every event as a hint, so the state
  * the receiver reaches equals the API's whatever the order.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import express from 'express';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   expressWebhook,
   fastifyWebhook,
@@ -17,42 +16,22 @@ import {
   MemoryDeliveryStore,
   MemoryGroupStore,
   signWebhook,
-  VerificationClient,
+  type VerificationClient,
   WEBHOOK_SIGNATURE_HEADER,
   type WebhookDeliveryStore,
   type WebhookEvent,
 } from '../../src/index.js';
-import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import type { MockServer } from '../../src/testing/index.js';
 import { engineHouseBody } from '../support/bodies.js';
+import { closeServer, listen } from '../support/http-server.js';
+import { mockWithClient } from '../support/mock-client.js';
 
 let mock: MockServer;
 let client: VerificationClient;
-beforeAll(async () => {
-  mock = await createMockServer({ seed: 7, webhookRetry: { attempts: 3, baseDelayMs: 5 } });
-  client = new VerificationClient({
-    baseURL: mock.url,
-    clientId: mock.clientId,
-    secretKey: mock.secretKey,
-    logLevel: 'off',
-  });
+mockWithClient((pair) => ({ mock, client } = pair), {
+  mock: { seed: 7, webhookRetry: { attempts: 3, baseDelayMs: 5 } },
+  reset: true,
 });
-afterAll(async () => {
-  await client.close();
-  await mock.close();
-});
-beforeEach(() => mock.reset());
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
-}
 
 /** A plain receiver that answers 204 and keeps each raw body, in arrival order. */
 async function recorder(): Promise<{ url: string; bodies: string[]; close(): Promise<void> }> {

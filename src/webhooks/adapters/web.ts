@@ -4,6 +4,7 @@
  * Cloudflare Workers, Vercel Edge. It reads the body as bytes itself, so the signature is checked
  * on exactly what was sent, with Web Crypto (no `node:crypto`).
  */
+import { concatBytes } from '../../core/bytes.js';
 import { handleOnce } from '../deliveries.js';
 import { checkDeliveryAsync, requireWebhookSecret, type WebhookHandlerOptions } from '../receive.js';
 
@@ -39,13 +40,7 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array | u
     }
     parts.push(value);
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return bytes;
+  return concatBytes(parts, total);
 }
 
 /**

@@ -145,6 +145,28 @@ async function privateDir(path: string, reporter: Reporter, own: boolean): Promi
     );
 }
 
+/** The options both exports read to open a run. */
+type ExportValues = Parameters<typeof connect>[0] & { out: string; quiet?: boolean | undefined };
+
+/**
+ * What an export run (of groups' reports or of screening groups') opens: its directory, progress on
+ * stderr, the client, the signal its requests share and the stop of the batch; `close` stops
+ * listening for signals and closes the client.
+ */
+function openExport(values: ExportValues, io: CliIO) {
+  const outDir = resolve(io.cwd, values.out);
+  const reporter = new Reporter(io.stderr, { mode: progressMode(io.stderr, values.quiet ?? false) });
+  const client = connect(values, io, reporter);
+  const flight = inFlight(io, reporter);
+  const request: RequestOptions = { signal: flight.signal };
+  const stop = new BatchStop(io.signal);
+  const close = async () => {
+    flight.dispose();
+    await client.close();
+  };
+  return { outDir, reporter, client, request, stop, close };
+}
+
 /** Runs `reports export`. */
 export async function reportsExport(args: readonly string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommand(args, OPTIONS);
@@ -169,12 +191,7 @@ export async function reportsExport(args: readonly string[], io: CliIO): Promise
   for (const id of values.group ?? []) {
     if (!SAFE_NAME.test(id.trim())) throw new UsageError(`--group "${id}" is not a group id`);
   }
-  const outDir = resolve(io.cwd, values.out);
-  const reporter = new Reporter(io.stderr, { mode: progressMode(io.stderr, values.quiet ?? false) });
-  const client = connect(values, io, reporter);
-  const flight = inFlight(io, reporter);
-  const request: RequestOptions = { signal: flight.signal };
-  const stop = new BatchStop(io.signal);
+  const { outDir, reporter, client, request, stop, close } = openExport(values, io);
   let failed = 0;
   try {
     const chosen = await chosenGroups(
@@ -312,8 +329,7 @@ export async function reportsExport(args: readonly string[], io: CliIO): Promise
       `${written} file(s) written, ${present} already there, ${expired} expired report(s), ${failed} failure(s).`,
     );
   } finally {
-    flight.dispose();
-    await client.close();
+    await close();
   }
   return failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
@@ -321,11 +337,7 @@ export async function reportsExport(args: readonly string[], io: CliIO): Promise
 /** `reports export --screening-group ID ...`: each group's report data and PDF, into DIR/<id>/. */
 async function exportScreeningGroups(
   given: readonly string[],
-  values: Parameters<typeof connect>[0] & {
-    out: string;
-    quiet?: boolean | undefined;
-    concurrency?: string | undefined;
-  },
+  values: ExportValues & { concurrency?: string | undefined },
   io: CliIO,
 ): Promise<number> {
   const ids = [...new Set(given.map((id) => id.trim()).filter((id) => id !== ''))];
@@ -333,12 +345,7 @@ async function exportScreeningGroups(
     if (!SAFE_NAME.test(id)) throw new UsageError(`--screening-group "${id}" is not a group id`);
   }
   const concurrency = numberOption('concurrency', values.concurrency, 4, { min: 1, max: 32, integer: true });
-  const outDir = resolve(io.cwd, values.out);
-  const reporter = new Reporter(io.stderr, { mode: progressMode(io.stderr, values.quiet ?? false) });
-  const client = connect(values, io, reporter);
-  const flight = inFlight(io, reporter);
-  const request: RequestOptions = { signal: flight.signal };
-  const stop = new BatchStop(io.signal);
+  const { outDir, reporter, client, request, stop, close } = openExport(values, io);
   let failed = 0;
   try {
     await privateDir(outDir, reporter, !(await exists(outDir)));
@@ -397,8 +404,7 @@ async function exportScreeningGroups(
     if (indexRows.length > 0) await updateIndex(outDir, indexRows, FILE_MODE);
     if (stop.fatalError !== undefined) throw stop.fatalError;
   } finally {
-    flight.dispose();
-    await client.close();
+    await close();
   }
   return failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
