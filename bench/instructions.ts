@@ -15,7 +15,7 @@ const WARMUP = Number(process.argv[3] ?? 1_000);
 
 const childBundle = fileURLToPath(new URL('./.cache/instructions-child.mjs', import.meta.url));
 
-/** A bundle to compare with (`BENCH_BASELINE=path/to/sdk.mjs`, e.g. a copy of bench/.cache/sdk.mjs built on main). */
+/** A bundle to compare with (`BENCH_BASELINE=bench/.cache/sdk-before.mjs`: a copy of bench/.cache/sdk.mjs built on main, kept beside it so it resolves the same packages). */
 const BASELINE = process.env.BENCH_BASELINE;
 
 function instructions(args: string[], bundle = BUNDLES.sdk): number {
@@ -59,6 +59,7 @@ async function main(): Promise<void> {
         const perCall = (more - base) / CALLS;
         if (contender === 'raw') raw = perCall;
         line.push(`${label} ${Math.round(perCall / 1000)} k instr/call (${(perCall / raw).toFixed(2)})`);
+        console.error(`${kind}: ${line.at(-1)}`);
       }
       console.log(`${kind}: ${line.join(', ')}`);
     }
