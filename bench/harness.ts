@@ -11,11 +11,12 @@ export type Package = typeof import('./cold-entry.js');
 export const BUNDLES = {
   sdk: fileURLToPath(new URL('./.cache/sdk.mjs', import.meta.url)),
   coldChild: fileURLToPath(new URL('./.cache/cold-child.mjs', import.meta.url)),
+  instructionsChild: fileURLToPath(new URL('./.cache/instructions-child.mjs', import.meta.url)),
 };
 
 /**
  * Builds the SDK the way `npm run build` does (tsup, ESM, dependencies external) into
- * bench/.cache, with the cold-start child. Benchmarks load this bundle rather than the sources
+ * bench/.cache, with the cold-start and instruction-count children. Benchmarks load this bundle rather than the sources
  * under tsx, whose transform adds per-function work the published package does not have.
  */
 export async function buildBundles(): Promise<typeof BUNDLES> {
@@ -23,6 +24,7 @@ export async function buildBundles(): Promise<typeof BUNDLES> {
     entry: {
       sdk: fileURLToPath(new URL('./cold-entry.ts', import.meta.url)),
       'cold-child': fileURLToPath(new URL('./cold-child.ts', import.meta.url)),
+      'instructions-child': fileURLToPath(new URL('./instructions-child.ts', import.meta.url)),
     },
     format: ['esm'],
     outDir: fileURLToPath(new URL('./.cache', import.meta.url)),

@@ -6,14 +6,10 @@
  * warm-up cancelled out. Needs valgrind on the PATH. See docs/benchmarks.md, round 3.
  */
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { build } from 'tsup';
 import { BUNDLES, buildBundles, startServer } from './harness.js';
 
 const CALLS = Number(process.argv[2] ?? 2_000);
 const WARMUP = Number(process.argv[3] ?? 1_000);
-
-const childBundle = fileURLToPath(new URL('./.cache/instructions-child.mjs', import.meta.url));
 
 /** A bundle to compare with (`BENCH_BASELINE=bench/.cache/sdk-before.mjs`: a copy of bench/.cache/sdk.mjs built on main, kept beside it so it resolves the same packages). */
 const BASELINE = process.env.BENCH_BASELINE;
@@ -21,7 +17,7 @@ const BASELINE = process.env.BENCH_BASELINE;
 function instructions(args: string[], bundle = BUNDLES.sdk): number {
   const run = spawnSync(
     'valgrind',
-    ['--tool=callgrind', '--callgrind-out-file=/dev/null', 'node', childBundle, ...args],
+    ['--tool=callgrind', '--callgrind-out-file=/dev/null', 'node', BUNDLES.instructionsChild, ...args],
     { encoding: 'utf8', env: { ...process.env, BENCH_SDK_BUNDLE: bundle } },
   );
   const total = /Collected\s*:\s*(\d+)/.exec(run.stderr)?.[1];
@@ -31,18 +27,6 @@ function instructions(args: string[], bundle = BUNDLES.sdk): number {
 
 async function main(): Promise<void> {
   await buildBundles();
-  await build({
-    entry: { 'instructions-child': fileURLToPath(new URL('./instructions-child.ts', import.meta.url)) },
-    format: ['esm'],
-    outDir: fileURLToPath(new URL('./.cache', import.meta.url)),
-    target: 'node20',
-    platform: 'node',
-    silent: true,
-    dts: false,
-    clean: false,
-    config: false,
-    outExtension: () => ({ js: '.mjs' }),
-  });
   const server = await startServer();
   try {
     for (const kind of (process.argv[4] ?? 'list,report').split(',')) {
