@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: throughput of the SDK against raw undici and fetch, memory of a long list
- * walk, and cold start, all in one run against a plain node:http server in a child process.
+ * walk, client CPU per call without sockets (in-memory.ts), and cold start, all in one run against a plain node:http server in a child process.
  * Prints the tables and the ratios, and writes them into docs/benchmarks.md (between the
  * `bench:results` markers; the rest of that page is prose about the results).
  *
@@ -18,6 +18,7 @@ import type { WorkerReply, WorkerRequest } from './client-worker.js';
 import type { ColdResult, SchemaColdResult } from './cold-child.js';
 import { buildPackage } from './cold-package.js';
 import { BUNDLES, buildBundles, median, type Sample, startServer } from './harness.js';
+import { type InMemoryCell, inMemory, inMemoryLines } from './in-memory.js';
 import type { MemoryResult } from './memory.js';
 
 const run = promisify(execFile);
@@ -334,6 +335,7 @@ async function main(): Promise<void> {
   let table: Awaited<ReturnType<typeof throughput>>;
   let mem: MemoryResult;
   let cold: Awaited<ReturnType<typeof coldStart>>;
+  let noSockets: InMemoryCell[];
   try {
     log(
       `throughput: ${options.rounds} rounds x ${ENDPOINTS.length * CONCURRENCY.length * KEYS.length} cells x ${options.durationMs} ms`,
@@ -343,6 +345,8 @@ async function main(): Promise<void> {
     mem = await memory(server.origin);
     log(`cold start: ${options.coldRuns} runs of each mode`);
     cold = await coldStart(server.origin, options.coldRuns);
+    log(`client CPU without sockets: ${options.rounds} rounds`);
+    noSockets = await inMemory(options.rounds);
   } finally {
     await server.stop();
   }
@@ -383,6 +387,7 @@ async function main(): Promise<void> {
     `Memory: \`for await\` over ${fmt(mem.items)} applicant groups (${mem.pages} pages of 25) in ${fmt(mem.ms)} ms: heap ${mb(mem.heapBefore)} before, ${mb(mem.heapAfter)} after (growth ${mb(growth)}), peak ${mb(mem.heapPeak)} during; holding all of them (\`toArray()\`) retains ${mb(mem.heapHoldingAll)}.`,
   );
   lines.push('');
+  lines.push(...inMemoryLines(noSockets, options.rounds));
   lines.push(...coldLines(cold, options.coldRuns));
   lines.push(...(await edgeSizeLines()));
   const rps = table.rps;
@@ -416,6 +421,12 @@ async function main(): Promise<void> {
       1.1,
     ],
   ];
+  const listInMemory = noSockets.find((cell) => cell.kind === 'list' && cell.concurrency === 16);
+  cpuTargets.push([
+    'the same without sockets (in-memory dispatcher), concurrency 16',
+    listInMemory?.ratio ?? Number.NaN,
+    1.0,
+  ]);
   for (const [name, value, goal] of cpuTargets) {
     lines.push(`| ${name} | ${fmt(value, 2)} | ≤ ${fmt(goal, 1)} | ${value <= goal ? 'met' : 'MISSED'} |`);
   }

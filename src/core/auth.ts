@@ -20,6 +20,11 @@ export type TokenExchange = () => Promise<string | IssuedToken>;
 export interface TokenSource {
   /** A token valid for at least the refresh margin. */
   get(): Promise<string>;
+  /**
+   * The token {@link get} would resolve to at once, when it has one in hand (no exchange, no
+   * provider to ask); else `undefined`. Lets a call skip a promise per attempt.
+   */
+  current(): string | undefined;
   /** Forgets `token` after the API rejected it, so the next {@link get} fetches another. */
   invalidate(token: string): void;
   /** Whether a rejected token can be replaced (false for a fixed token string). */
@@ -112,11 +117,16 @@ export class TokenManager implements TokenSource {
   }
 
   get(): Promise<string> {
-    if (this.#token !== undefined && this.#now() < this.#expiresAt - REFRESH_MARGIN_MS) {
-      return Promise.resolve(this.#token);
-    }
+    const token = this.current();
+    if (token !== undefined) return Promise.resolve(token);
     this.#refreshing ??= this.#refresh();
     return this.#refreshing;
+  }
+
+  current(): string | undefined {
+    return this.#token !== undefined && this.#now() < this.#expiresAt - REFRESH_MARGIN_MS
+      ? this.#token
+      : undefined;
   }
 
   invalidate(token: string): void {
@@ -135,7 +145,7 @@ export class TokenManager implements TokenSource {
       const { expiresAt, problem } =
         typeof issued === 'string'
           ? readTokenLifetime(token, this.#now())
-          : { ...issued, problem: undefined };
+          : { expiresAt: issued.expiresAt, problem: undefined };
       this.#expiresAt = expiresAt;
       if (problem && !this.#warnedAboutClaims) {
         this.#warnedAboutClaims = true;
@@ -164,11 +174,18 @@ export class TokenManager implements TokenSource {
 export class StaticTokenSource implements TokenSource {
   readonly canRefresh: boolean;
   readonly #provide: () => string | Promise<string>;
+  readonly #fixed: string | undefined;
 
   /** A string is used as is; a function is asked for a token on every call. */
   constructor(accessToken: string | (() => string | Promise<string>)) {
     this.canRefresh = typeof accessToken === 'function';
     this.#provide = typeof accessToken === 'function' ? accessToken : () => accessToken;
+    this.#fixed = typeof accessToken === 'string' ? accessToken : undefined;
+  }
+
+  /** The fixed token; a provider is asked on every call, so `undefined` then. */
+  current(): string | undefined {
+    return this.#fixed;
   }
 
   async get(): Promise<string> {

@@ -82,12 +82,22 @@ export interface Call<S extends z.ZodType> {
   pathTemplate?: string | undefined;
 }
 
-/** A call after its inputs were checked: the query is wire-ready. */
-export type PreparedCall<S extends z.ZodType> = Omit<Call<S>, 'query'> & {
-  query: Record<string, string> | undefined;
-  /** The query string to send: `''` or `?name=value&...`, built once per call. */
-  search: string;
-};
+/**
+ * A call after its inputs were checked: what goes on the wire. It points at the call rather than
+ * copying it: on Node 20, an object spread given keys its source lacks (`{ ...call, search }`)
+ * costs about a microsecond and leaves garbage that outlives young collections
+ * (docs/benchmarks.md, round 4).
+ */
+export interface PreparedCall<S extends z.ZodType> {
+  /** The call as the resource described it. */
+  readonly call: Call<S>;
+  /** The path, its `{name}` placeholders filled in and encoded. */
+  readonly path: string;
+  /** The query string to send: `''` or `?name=value&...`. */
+  readonly search: string;
+  /** The body to send as JSON (checked, `extraBody` merged); `undefined` for none. */
+  readonly body: unknown;
+}
 
 /** Path segments that would walk the URL instead of naming a resource. */
 const DOT_SEGMENTS = new Set(['.', '..']);
@@ -125,7 +135,46 @@ export function mergeExtra<V>(
       code: 'duplicate_key',
     }));
   if (issues.length > 0) throw new RequestValidationError(issues, `Invalid ${option}`);
-  return { ...base, ...extra };
+  return copyRecords(base, extra);
+}
+
+/**
+ * One new record holding every key of `records`, later ones winning: what `{ ...a, ...b }` does,
+ * without its cost on Node 20 when `b` adds keys `a` lacks (see {@link PreparedCall}).
+ */
+export function copyRecords<V>(...records: Array<Record<string, V> | undefined>): Record<string, V> {
+  const copy: Record<string, V> = {};
+  for (const record of records) {
+    if (record === undefined) continue;
+    for (const key of Object.keys(record)) {
+      const value = record[key] as V;
+      // Assigned, `__proto__` would set the prototype; spread syntax defines it as a key.
+      if (key === '__proto__')
+        Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+      else copy[key] = value;
+    }
+  }
+  return copy;
+}
+
+/** Characters `application/x-www-form-urlencoded` leaves as they are (what URLSearchParams does). */
+const FORM_SAFE = /^[A-Za-z0-9*\-._]*$/;
+
+function formComponent(text: string): string {
+  return FORM_SAFE.test(text) ? text : new URLSearchParams([['', text]]).toString().slice(1);
+}
+
+/**
+ * The query string of `query`: `?name=value&...`, encoded exactly as `URLSearchParams` encodes it.
+ * Plain names and values (page numbers, ids) are copied as they are, which skips building a
+ * URLSearchParams per call.
+ */
+export function searchOf(query: Record<string, string>): string {
+  let search = '';
+  for (const [name, value] of Object.entries(query)) {
+    search += `${search === '' ? '?' : '&'}${formComponent(name)}=${formComponent(value)}`;
+  }
+  return search;
 }
 
 export function isAbsolute(path: string): boolean {

@@ -8,7 +8,15 @@ import type * as z from 'zod';
 import { abortError, raceAbort } from './abort.js';
 import { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
 import type { TokenSource } from './auth.js';
-import { type Call, fillPath, isAbsolute, mergeExtra, type PreparedCall } from './call.js';
+import {
+  type Call,
+  copyRecords,
+  fillPath,
+  isAbsolute,
+  mergeExtra,
+  type PreparedCall,
+  searchOf,
+} from './call.js';
 import { CallContext, formatDuration } from './call-context.js';
 import type { Clock } from './clock.js';
 import type { Coordination, CoordinationFailurePolicy } from './coordination.js';
@@ -108,10 +116,16 @@ export class HttpCore {
   readonly #debug: boolean;
   #tokens: TokenSource | undefined;
   #coordination: Coordination | undefined;
+  /** The caller's `defaultHeaders` as they were when the client was made (checked on the first call). */
+  readonly #defaultHeaders: Record<string, string>;
+  /** The SDK's headers with {@link #defaultHeaders} over them: every API request starts from a copy. */
+  readonly #baseHeaders: Record<string, string>;
 
   constructor(config: HttpCoreConfig) {
     this.#config = config;
     this.#debug = config.logger.debugEnabled ?? true;
+    this.#defaultHeaders = copyRecords(config.defaultHeaders);
+    this.#baseHeaders = copyRecords(config.sdkHeaders, this.#defaultHeaders);
   }
 
   /** The logger, for resources and helpers that report through the same channel. */
@@ -167,10 +181,12 @@ export class HttpCore {
     return traceCall({ operation, method: input.method, path }, (trace) => this.#run(input, trace));
   }
 
-  async #run<S extends z.ZodType>(input: Call<S>, trace: CallTrace): Promise<WithResponse<z.output<S>>> {
-    const call = this.#prepare(input);
-    if (call.recovery?.lookup)
-      call.recovery = { ...call.recovery, lookup: traceLookup(call.recovery.lookup, trace) };
+  async #run<S extends z.ZodType>(call: Call<S>, trace: CallTrace): Promise<WithResponse<z.output<S>>> {
+    const prepared = this.#prepare(call);
+    const recovery =
+      call.recovery?.lookup === undefined
+        ? call.recovery
+        : Object.assign({}, call.recovery, { lookup: traceLookup(call.recovery.lookup, trace) });
     const config = this.#config;
     const options = call.options ?? {};
     const safety = call.safety ?? (call.method === 'GET' ? 'read' : 'create');
@@ -179,8 +195,8 @@ export class HttpCore {
     const explicitDeadline = options.deadline ?? config.deadline;
     const context = new CallContext(
       call.method,
-      () => this.#displayPath(call),
-      () => this.#host(call),
+      () => this.#displayPath(prepared),
+      () => this.#host(prepared),
       { maxAttempts: maxRetries + 1, totalMs: explicitDeadline ?? defaultDeadlineMs(timeout, maxRetries) },
       config.clock,
     );
@@ -199,22 +215,25 @@ export class HttpCore {
     let lastError: unknown;
     for (;;) {
       if (signal?.aborted) throw abortError(signal, context.label);
-      if (safety === 'create' && reachedServer && call.recovery?.lookup) {
-        const found = await lookupBeforeResend(call.recovery, context, lastError, recoveryEnv);
+      if (safety === 'create' && reachedServer && recovery?.lookup) {
+        const found = await lookupBeforeResend(recovery, context, lastError, recoveryEnv);
         if (found !== undefined) return this.#recovered(found);
       }
       if (freeReplay) freeReplay = false;
       else context.attempts++;
       let token: string | undefined;
       try {
-        token = this.#wantsAuth(call) ? await this.#token(context, signal) : undefined;
+        // A token in hand costs no promise; only an exchange (or a provider) is awaited.
+        token = this.#wantsAuth(call)
+          ? (this.#tokenInHand() ?? (await this.#token(context, signal)))
+          : undefined;
         // A deadline the caller set cuts an attempt short; the default one bounds the waits only.
         const attemptMs = explicitDeadline === undefined ? timeout : Math.min(timeout, context.remaining());
         const response = await trace.measure(
           context.attempts,
-          this.#attempt(call, context, token, timeout, attemptMs),
+          this.#attempt(prepared, context, token, timeout, attemptMs),
         );
-        if (response.status >= 200 && response.status < 300) return this.#accept(call, response);
+        if (response.status >= 200 && response.status < 300) return this.#accept(prepared, response);
         throw this.#statusError(call, context, response);
       } catch (error) {
         if (signal?.aborted) throw abortError(signal, context.label);
@@ -240,20 +259,20 @@ export class HttpCore {
         if (mayHaveReachedServer(failure)) reachedServer = true;
         if (verdict === 'ambiguous') {
           // A create without recovery (none of the resources' creates): the failure as it came.
-          if (call.recovery === undefined) throw error;
+          if (recovery === undefined) throw error;
           const grace = options.createGraceWindow ?? config.createGraceWindow;
           const hardEnd = explicitDeadline === undefined ? Number.POSITIVE_INFINITY : context.deadline;
           const windowEnd = Math.min(config.clock.now() + grace, hardEnd);
           return this.#recovered(
-            await recoverAmbiguousCreate(call.recovery, context, error, windowEnd, hardEnd, recoveryEnv),
+            await recoverAmbiguousCreate(recovery, context, error, windowEnd, hardEnd, recoveryEnv),
           );
         }
         const delay = backoffMs(context.attempts - 1, retryHeadersOf(error), Math.random, config.clock.now());
         // Out of attempts, a Retry-After beyond the cap, or a wait past the deadline: fail now.
         if (!context.hasAttemptsLeft() || delay === undefined || delay >= context.remaining()) {
           const found =
-            safety === 'create' && reachedServer && call.recovery?.lookup
-              ? await lookupBeforeResend(call.recovery, context, error, recoveryEnv)
+            safety === 'create' && reachedServer && recovery?.lookup
+              ? await lookupBeforeResend(recovery, context, error, recoveryEnv)
               : undefined;
           // A hostile server may have committed the create it refused: return the group if so.
           if (found !== undefined) return this.#recovered(found);
@@ -306,7 +325,7 @@ export class HttpCore {
 
   /** Checks path parameters, query and body before any I/O; the prepared call carries wire values. */
   #prepare<S extends z.ZodType>(call: Call<S>): PreparedCall<S> {
-    checkHeaderValues(this.#config.defaultHeaders, 'defaultHeaders');
+    this.#checkDefaultHeaders();
     if (call.options?.headers) checkHeaderValues(call.options.headers, 'headers');
     const path = call.pathParams ? fillPath(call.path, call.pathParams) : call.path;
     const parsedQuery = call.querySchema
@@ -317,9 +336,8 @@ export class HttpCore {
     if (call.options?.extraBody && body !== null && typeof body === 'object' && !Array.isArray(body)) {
       body = mergeExtra(body as Record<string, unknown>, call.options.extraBody, 'extraBody');
     }
-    const wireQuery = query && Object.keys(query).length > 0 ? query : undefined;
-    const search = wireQuery ? `?${new URLSearchParams(wireQuery).toString()}` : '';
-    return { ...call, path, query: wireQuery, search, body };
+    // A new object, not `{ ...call, path, ... }`: see PreparedCall.
+    return { call, path, search: query ? searchOf(query) : '', body };
   }
 
   /**
@@ -331,8 +349,25 @@ export class HttpCore {
     return checkFileURL(url, this.#config.origin, this.#config.basePath, field);
   }
 
+  /** Whether the client's `defaultHeaders` passed their check (the copy taken at construction never changes). */
+  #defaultHeadersChecked = false;
+
+  /** Checks the client's `defaultHeaders` on the first call, and again on each call while they fail. */
+  #checkDefaultHeaders(): void {
+    if (this.#defaultHeadersChecked) return;
+    checkHeaderValues(this.#defaultHeaders, 'defaultHeaders');
+    this.#defaultHeadersChecked = true;
+  }
+
   #wantsAuth(call: Call<z.ZodType>): boolean {
     return call.auth ?? !isAbsolute(call.path);
+  }
+
+  /** The current token when the source has one at once (remembered among the secrets to scrub). */
+  #tokenInHand(): string | undefined {
+    const token = this.#tokens?.current();
+    if (token !== undefined) this.#config.secrets.addToken(token);
+    return token;
   }
 
   /**
@@ -361,17 +396,17 @@ export class HttpCore {
     return token;
   }
 
-  #host(call: PreparedCall<z.ZodType>): string {
-    return isAbsolute(call.path) ? new URL(call.path).host : new URL(this.#config.origin).host;
+  #host(prepared: PreparedCall<z.ZodType>): string {
+    return isAbsolute(prepared.path) ? new URL(prepared.path).host : new URL(this.#config.origin).host;
   }
 
   /** The path as messages show it: base path included, query masked; a file link's query (its signature) dropped. */
-  #displayPath(call: PreparedCall<z.ZodType>): string {
-    if (isAbsolute(call.path)) return maskText(new URL(call.path).pathname);
-    return maskText(`${this.#config.basePath}${call.path}${call.search}`);
+  #displayPath(prepared: PreparedCall<z.ZodType>): string {
+    if (isAbsolute(prepared.path)) return maskText(new URL(prepared.path).pathname);
+    return maskText(`${this.#config.basePath}${prepared.path}${prepared.search}`);
   }
 
-  #statusError(call: PreparedCall<z.ZodType>, context: CallContext, response: TransportResponse): APIError {
+  #statusError(call: Call<z.ZodType>, context: CallContext, response: TransportResponse): APIError {
     const status = response.status;
     const redirect = status >= 300 && status < 400 ? 'The SDK follows no redirects.' : undefined;
     const secrets = this.#config.secrets;
@@ -380,7 +415,7 @@ export class HttpCore {
       status,
       headers: response.headers,
       body: secrets.scrubDeep(decodeErrorBody(response.body)),
-      ...(oversize === undefined ? {} : { message: secrets.scrub(oversize) }),
+      message: oversize === undefined ? undefined : secrets.scrub(oversize),
       method: call.method,
       path: context.path,
       context: `${context.host}, ${context.progress()}`,
@@ -389,30 +424,31 @@ export class HttpCore {
   }
 
   async #attempt(
-    call: PreparedCall<z.ZodType>,
+    prepared: PreparedCall<z.ZodType>,
     context: CallContext,
     token: string | undefined,
     timeout: number,
     attemptMs: number,
   ): Promise<TransportResponse> {
     const config = this.#config;
+    const call = prepared.call;
     let origin = config.origin;
     let path: string;
     let headers: Record<string, string>;
-    if (isAbsolute(call.path)) {
-      const url = new URL(call.path);
+    if (isAbsolute(prepared.path)) {
+      const url = new URL(prepared.path);
       origin = url.origin;
       path = `${url.pathname}${url.search}`;
       // A file host gets none of the caller's headers: they may carry credentials of their own.
       headers = { 'user-agent': config.sdkHeaders['user-agent'] ?? 'applicant-verification' };
     } else {
-      path = `${config.basePath}${call.path}${call.search}`;
-      headers = { ...config.sdkHeaders, ...config.defaultHeaders, ...call.options?.headers };
+      path = `${config.basePath}${prepared.path}${prepared.search}`;
+      headers = copyRecords(this.#baseHeaders, call.options?.headers);
     }
     if (token !== undefined) headers.authorization = `Bearer ${token}`;
     let body: string | undefined;
-    if (call.body !== undefined) {
-      body = JSON.stringify(call.body);
+    if (prepared.body !== undefined) {
+      body = JSON.stringify(prepared.body);
       headers['content-type'] = 'application/json';
     }
 
@@ -487,15 +523,16 @@ export class HttpCore {
   }
 
   #accept<S extends z.ZodType>(
-    call: PreparedCall<S>,
+    prepared: PreparedCall<S>,
     response: TransportResponse,
   ): WithResponse<z.output<S>> {
+    const call = prepared.call;
     const info = responseInfo(response, call.keepCredentialHeaders === true);
     if (call.responseType === 'bytes') {
       return { data: parseResponse(call.schema, new Uint8Array(response.body), 'strict'), response: info };
     }
     // Built only for an error: masking the path runs regular expressions over it.
-    const label = () => `${call.method} ${this.#displayPath(call)}`;
+    const label = () => `${call.method} ${this.#displayPath(prepared)}`;
     let json: unknown = EMPTY_BODY;
     if (response.body.length > 0) {
       try {

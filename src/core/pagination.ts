@@ -7,6 +7,7 @@
  */
 import type * as z from 'zod';
 import { APIPromise, type WithResponse } from './api-promise.js';
+import { copyRecords } from './call.js';
 import { PaginationLimitError } from './errors.js';
 import type { HttpCore, RequestOptions } from './http.js';
 import { type OperationDescriptor, operationCall } from './operation.js';
@@ -200,7 +201,7 @@ export function listPages<S extends z.ZodType, T>(core: HttpCore, call: ListCall
     if (walk.pagesLoaded >= MAX_PAGES) throw new PaginationLimitError(MAX_PAGES, call.operation.path);
     walk.pagesLoaded++;
     const { data, response } = await core.execute(
-      operationCall(call.operation, { query: { ...call.params, page }, options: call.options }),
+      operationCall(call.operation, { query: copyRecords(call.params, { page }), options: call.options }),
     );
     const items = call.items(data);
     const totalCount = call.totalCount(data) ?? undefined;

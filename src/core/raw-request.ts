@@ -58,16 +58,15 @@ const queryValue = z.union([
 ]);
 
 /** Turns the caller's query into wire strings: arrays comma-separated, empty values dropped. */
-const rawQuerySchema: z.ZodType<Record<string, string>> = z
-  .record(z.string(), queryValue)
-  .transform((query) => {
-    const wire: Record<string, string> = {};
-    for (const [name, value] of Object.entries(query)) {
-      if (value === null || value === undefined) continue;
-      wire[name] = Array.isArray(value) ? value.map(String).join(',') : String(value);
-    }
-    return wire;
-  });
+// `overwrite` rather than `transform`, as the SDK's list queries (src/schemas/common.ts, wireQuery).
+const rawQuerySchema = z.record(z.string(), queryValue).overwrite((query) => {
+  const wire: Record<string, string> = {};
+  for (const [name, value] of Object.entries(query)) {
+    if (value === null || value === undefined) continue;
+    wire[name] = Array.isArray(value) ? value.map(String).join(',') : String(value);
+  }
+  return wire;
+}) as unknown as z.ZodType<Record<string, string>>;
 
 // Control characters, whitespace, a query or a fragment have no place in the path itself.
 const FORBIDDEN_IN_PATH = /[\s?#\\]|[^\x20-\x7e]/;
@@ -192,7 +191,8 @@ export function rawRequestMethods(
   ): APIPromise<z.output<S>>;
   function get(path: string, options?: RawGetOptions): APIPromise<unknown>;
   function get(path: string, options: RawGetOptions = {}): APIPromise<unknown> {
-    return request({ ...options, method: 'GET', path });
+    // Object.assign, not `{ ...options, method, path }`: see PreparedCall (src/core/call.ts).
+    return request(Object.assign({}, options, { method: 'GET' as const, path }));
   }
   function post<S extends z.ZodType>(
     path: string,
@@ -200,7 +200,7 @@ export function rawRequestMethods(
   ): APIPromise<z.output<S>>;
   function post(path: string, options?: RawPostOptions): APIPromise<unknown>;
   function post(path: string, options: RawPostOptions = {}): APIPromise<unknown> {
-    return request({ ...options, method: 'POST', path });
+    return request(Object.assign({}, options, { method: 'POST' as const, path }));
   }
   return { request, get, post };
 }

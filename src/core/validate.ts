@@ -27,7 +27,7 @@ function closestBranch(error: z.ZodError): z.ZodError {
   const issues = error.issues.flatMap((issue): z.core.$ZodIssue[] => {
     if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
     const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
-    return closest.map((inner) => ({ ...inner, path: [...issue.path, ...inner.path] }));
+    return closest.map((inner) => Object.assign({}, inner, { path: [...issue.path, ...inner.path] }));
   });
   return closestBranch(new z.ZodError(issues));
 }
@@ -40,7 +40,7 @@ function keyedUnknownKeys(error: z.ZodError): z.ZodError {
   if (!error.issues.some((issue) => issue.code === 'unrecognized_keys')) return error;
   const issues = error.issues.flatMap((issue): z.core.$ZodIssue[] =>
     issue.code === 'unrecognized_keys'
-      ? issue.keys.map((key) => ({ ...issue, path: [...issue.path, key] }))
+      ? issue.keys.map((key) => Object.assign({}, issue, { path: [...issue.path, key] }))
       : [issue],
   );
   return new z.ZodError(issues);

@@ -130,10 +130,9 @@ export class ApplicantGroups extends APIResource {
       ),
     });
     // The descriptor declares the default (dollars) body; this client sends in its own unit.
-    const result = this.core.execute({
-      ...call,
-      bodySchema: applicantGroupCreateWireSchema(this.#rent.unit),
-    });
+    const result = this.core.execute(
+      Object.assign({}, call, { bodySchema: applicantGroupCreateWireSchema(this.#rent.unit) }),
+    );
     // The body passed validation by the time a response exists, so its rent is well formed.
     return new APIPromise(
       result.then((value) => {
@@ -242,7 +241,7 @@ export class ApplicantGroups extends APIResource {
     const { coordinationFailure, ...request } = options.request ?? {};
     const createOne = options.once
       ? async (body: ApplicantGroupCreateParams) =>
-          (await this.createOnce(body, { ...request, coordinationFailure })).group
+          (await this.createOnce(body, Object.assign({}, request, { coordinationFailure }))).group
       : (body: ApplicantGroupCreateParams) => this.create(body, request);
     return mapSettled(bodies, createOne, options);
   }

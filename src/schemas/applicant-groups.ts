@@ -28,6 +28,7 @@ import {
   timestampSchema,
   type VerificationType,
   verificationTypeSchema,
+  wireQuery,
 } from './common.js';
 import { centsRentProblem, dollarsRentProblem, type RentUnit, rentCentsMeant, wireRent } from './rent.js';
 
@@ -472,26 +473,30 @@ function toUnixSeconds(value: number | Date): string {
  * Query of `GET /api/v1/applicant_groups` (docs/wire-contract.md §4.1). Parsing yields the query record to send:
  * only the keys given, `statuses` comma-joined, timestamps as integer Unix seconds.
  */
-export const applicantGroupListParamsSchema = exactObject(
-  {
-    search: z.string().optional(),
-    statuses: z.array(filterGroupStatusSchema).optional(),
-    correlation_id: z.string().optional(),
-    created_after: unixSecondsParamSchema.optional(),
-    created_before: unixSecondsParamSchema.optional(),
-    page: z
-      .int({ error: 'must be an integer page number' })
-      .min(1, { error: 'must be 1 or more' })
-      .optional(),
+export const applicantGroupListParamsSchema = wireQuery(
+  exactObject(
+    {
+      search: z.string().optional(),
+      statuses: z.array(filterGroupStatusSchema).optional(),
+      correlation_id: z.string().optional(),
+      created_after: unixSecondsParamSchema.optional(),
+      created_before: unixSecondsParamSchema.optional(),
+      page: z
+        .int({ error: 'must be an integer page number' })
+        .min(1, { error: 'must be 1 or more' })
+        .optional(),
+    },
+    'extraQuery',
+  ),
+  (params) => {
+    const query: Record<string, string> = {};
+    if (params.search !== undefined) query.search = params.search;
+    if (params.statuses !== undefined && params.statuses.length > 0)
+      query.statuses = params.statuses.join(',');
+    if (params.correlation_id !== undefined) query.correlation_id = params.correlation_id;
+    if (params.created_after !== undefined) query.created_after = toUnixSeconds(params.created_after);
+    if (params.created_before !== undefined) query.created_before = toUnixSeconds(params.created_before);
+    if (params.page !== undefined) query.page = String(params.page);
+    return query;
   },
-  'extraQuery',
-).transform((params): Record<string, string> => {
-  const query: Record<string, string> = {};
-  if (params.search !== undefined) query.search = params.search;
-  if (params.statuses !== undefined && params.statuses.length > 0) query.statuses = params.statuses.join(',');
-  if (params.correlation_id !== undefined) query.correlation_id = params.correlation_id;
-  if (params.created_after !== undefined) query.created_after = toUnixSeconds(params.created_after);
-  if (params.created_before !== undefined) query.created_before = toUnixSeconds(params.created_before);
-  if (params.page !== undefined) query.page = String(params.page);
-  return query;
-});
+);

@@ -22,6 +22,7 @@ import {
   responseObject,
   spelledOutStateSchema,
   timestampSchema,
+  wireQuery,
 } from './common.js';
 
 /** Screening statuses: not_started, in_progress, completed. */
@@ -268,14 +269,15 @@ export const screeningGroupCreateParamsSchema = exactObject({
 });
 
 /** Query of `GET /api/v1/screening_groups` (docs/wire-contract.md §4.5); parsing yields the query record to send. */
-export const screeningGroupListParamsSchema = exactObject(
-  {
-    page: z
-      .int({ error: 'must be an integer page number' })
-      .min(1, { error: 'must be 1 or more' })
-      .optional(),
-  },
-  'extraQuery',
-).transform(
+export const screeningGroupListParamsSchema = wireQuery(
+  exactObject(
+    {
+      page: z
+        .int({ error: 'must be an integer page number' })
+        .min(1, { error: 'must be 1 or more' })
+        .optional(),
+    },
+    'extraQuery',
+  ),
   (params): Record<string, string> => (params.page === undefined ? {} : { page: String(params.page) }),
 );

@@ -1,6 +1,11 @@
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { readTokenLifetime, TokenManager } from '../../src/core/auth.js';
+import {
+  REFRESH_MARGIN_MS,
+  readTokenLifetime,
+  StaticTokenSource,
+  TokenManager,
+} from '../../src/core/auth.js';
 
 const key = new TextEncoder().encode('token-lifetime-test-key-of-32-bytes!');
 
@@ -67,5 +72,43 @@ describe('the warning about a token whose claims look wrong', () => {
     const claims = lines.filter((line) => line.includes("The access token's claims look wrong"));
     expect(claims).toHaveLength(1);
     expect(claims[0]?.split(' ')[0]).toBe(level);
+  });
+});
+
+describe('a token in hand (current), which lets a call skip a promise', () => {
+  const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+  it('TokenManager: none before the exchange, the token after it, none again inside the refresh margin or after invalidate', async () => {
+    let now = Date.UTC(2026, 10, 25, 12, 0, 0);
+    const issued = await token({ iat: now / 1000, exp: now / 1000 + 1800 });
+    let exchanges = 0;
+    const manager = new TokenManager(
+      async () => {
+        exchanges++;
+        return issued;
+      },
+      silent,
+      () => now,
+    );
+    expect(manager.current()).toBeUndefined();
+    expect(await manager.get()).toBe(issued);
+    expect(manager.current()).toBe(issued);
+    now += 1_800_000 - REFRESH_MARGIN_MS; // the margin reached: get() would exchange again
+    expect(manager.current()).toBeUndefined();
+    now -= 1;
+    expect(manager.current()).toBe(issued);
+    manager.invalidate(issued);
+    expect(manager.current()).toBeUndefined();
+    expect(exchanges).toBe(1);
+  });
+
+  it('StaticTokenSource: a fixed string is in hand; a provider is asked on every call, so nothing is', async () => {
+    expect(new StaticTokenSource('fixed-token').current()).toBe('fixed-token');
+    let asked = 0;
+    const provided = new StaticTokenSource(() => `token-${++asked}`);
+    expect(provided.current()).toBeUndefined();
+    expect(await provided.get()).toBe('token-1');
+    expect(provided.current()).toBeUndefined();
+    expect(await provided.get()).toBe('token-2');
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Hostile-server leftovers: a Retry-After above the cap fails its call and pauses nothing; a
  * server echoing the token in an error body does not put it in the error's `body`; a header value
- * undici cannot send is refused before any I/O, naming the header.
+ * undici cannot send is refused before any I/O, naming the header (on every call while it fails,
+ * from the copy taken when the client was made); a body behind a byte order mark still parses.
  */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -102,6 +103,34 @@ describe('hostile servers, leftovers', () => {
     const error = await caught(client.applicantGroups.list());
     expect(error).toBeInstanceOf(RequestValidationError);
     expect((error as RequestValidationError).issues[0]?.path).toBe('defaultHeaders.x-tenant');
+    // Checked once only when they pass: a refusal is not remembered as a pass.
+    const again = await caught(client.applicantGroups.list());
+    expect((again as RequestValidationError).issues[0]?.path).toBe('defaultHeaders.x-tenant');
     expect(server.requests).toEqual([]);
+  });
+
+  it('defaultHeaders are taken when the client is made: changing the object later sends nothing new', async () => {
+    const defaultHeaders: Record<string, string> = { 'x-tenant': 'one' };
+    const { server, client } = await setup(
+      { [`GET ${GROUPS}`]: () => ({ status: 200, body: list }) },
+      { defaultHeaders },
+    );
+    defaultHeaders['x-tenant'] = 'two\nthree';
+    defaultHeaders['x-late'] = 'late';
+    await client.applicantGroups.list();
+    await client.applicantGroups.list();
+    expect(server.to(GROUPS).map((request) => request.headers['x-tenant'])).toEqual(['one', 'one']);
+    expect(server.to(GROUPS)[0]?.headers['x-late']).toBeUndefined();
+  });
+
+  it('a JSON body behind a UTF-8 byte order mark is read as JSON', async () => {
+    const { client } = await setup({
+      [`GET ${GROUPS}`]: () => ({
+        status: 200,
+        body: `\uFEFF${JSON.stringify({ applicant_groups: [], total_count: 7 })}`,
+      }),
+    });
+    const page = await client.applicantGroups.list();
+    expect(page.totalCount).toBe(7);
   });
 });

@@ -1,0 +1,67 @@
+/**
+ * The per-call path keeps off Node 20's object-spread cliff: on V8 11 (Node 20), an object spread
+ * given keys its source lacks (`{ ...call, search }`, or a key assigned to the copy afterwards)
+ * gets a fresh hidden class per object, costing about a microsecond and leaving garbage that
+ * outlives young collections (docs/benchmarks.md, round 4). The files every call runs through
+ * build their objects with literals, `copyRecords` or `Object.assign`; this scan finds a spread
+ * followed by further keys in any of them.
+ */
+import { readFileSync } from 'node:fs';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/** The files a call runs through, from the resource method to the transport and back. */
+const PER_CALL_FILES = [
+  'src/core/api-promise.ts',
+  'src/core/auth.ts',
+  'src/core/call-context.ts',
+  'src/core/call.ts',
+  'src/core/connector.ts',
+  'src/core/error-body.ts',
+  'src/core/http.ts',
+  'src/core/limiter.ts',
+  'src/core/node-connector.ts',
+  'src/core/operation.ts',
+  'src/core/pagination.ts',
+  'src/core/raw-request.ts',
+  'src/core/tracing.ts',
+  'src/core/transport.ts',
+  'src/core/undici-transport.ts',
+  'src/core/validate.ts',
+  'src/resources/applicant-groups.ts',
+  'src/resources/reports.ts',
+  'src/resources/screening-groups.ts',
+];
+
+/** Lines (1-based) where an object literal spreads a value and then adds a key of its own. */
+function spreadsThenKeys(fileName: string, text: string): number[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const lines: number[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isObjectLiteralExpression(node)) {
+      const first = node.properties.findIndex(ts.isSpreadAssignment);
+      if (first !== -1 && node.properties.slice(first + 1).some((member) => !ts.isSpreadAssignment(member))) {
+        lines.push(source.getLineAndCharacterOfPosition(node.getStart()).line + 1);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return lines;
+}
+
+describe('the per-call path', () => {
+  it('finds a spread followed by keys, and passes literals and plain spreads', () => {
+    const planted = [
+      'const a = { ...call, search };',
+      'const b = { ...base, ...extra };',
+      'const c = { method, ...rest };',
+      'const d = {\n  ...options,\n  method: "GET",\n};',
+    ].join('\n');
+    expect(spreadsThenKeys('planted.ts', planted)).toEqual([1, 4]);
+  });
+
+  it.each(PER_CALL_FILES)('%s has no object spread followed by keys', (file) => {
+    expect(spreadsThenKeys(file, readFileSync(file, 'utf8'))).toEqual([]);
+  });
+});
