@@ -5,6 +5,8 @@
  * ratio is the clients' own work: steadier on a shared machine than the throughput tables.
  *
  *   node --import tsx bench/in-memory.ts [rounds=7]   (run by `npm run bench` too)
+ *   BENCH_V8_FLAGS='--no-allocation-site-pretenuring' ...   V8 flags for both workers: tells whether a
+ *     regression is V8 tenuring a per-call allocation site (docs/benchmarks.md, round 4)
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +33,12 @@ function worker(contender: 'sdk' | 'raw') {
     fileURLToPath(new URL('./in-memory-worker.ts', import.meta.url)),
     [contender],
     {
-      execArgv: ['--expose-gc', '--import', 'tsx'],
+      execArgv: [
+        '--expose-gc',
+        '--import',
+        'tsx',
+        ...(process.env.BENCH_V8_FLAGS?.split(' ').filter(Boolean) ?? []),
+      ],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     },
   );
