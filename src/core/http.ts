@@ -19,6 +19,7 @@ import {
 } from './call.js';
 import { CallContext, formatDuration } from './call-context.js';
 import type { Clock } from './clock.js';
+import { fastCheck } from './compiled.js';
 import type { Coordination, CoordinationFailurePolicy } from './coordination.js';
 import { lookupBeforeResend, recoverAmbiguousCreate } from './create-recovery.js';
 import { decodeErrorBody, excerpt, oversizeDetail, utf8 } from './error-body.js';
@@ -94,6 +95,8 @@ export interface HttpCoreConfig {
 }
 
 const EMPTY_BODY = Symbol('empty body');
+/** The options of a call given none (shared: read, never written). */
+const NO_OPTIONS: RequestOptions = Object.freeze({});
 /** Node timers take at most this many ms. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -188,7 +191,7 @@ export class HttpCore {
         ? call.recovery
         : Object.assign({}, call.recovery, { lookup: traceLookup(call.recovery.lookup, trace) });
     const config = this.#config;
-    const options = call.options ?? {};
+    const options = call.options ?? NO_OPTIONS;
     const safety = call.safety ?? (call.method === 'GET' ? 'read' : 'create');
     const maxRetries = options.maxRetries ?? config.maxRetries;
     const timeout = Math.min(options.timeout ?? config.timeout, MAX_TIMER_MS);
@@ -423,7 +426,12 @@ export class HttpCore {
     });
   }
 
-  async #attempt(
+  /**
+   * One HTTP attempt. Not an async function: a promise chain costs one promise and one hop fewer
+   * per call (docs/benchmarks.md, round 4). Whatever goes wrong before the request leaves is a
+   * rejection, as it would be from an async function.
+   */
+  #attempt(
     prepared: PreparedCall<z.ZodType>,
     context: CallContext,
     token: string | undefined,
@@ -435,36 +443,42 @@ export class HttpCore {
     let origin = config.origin;
     let path: string;
     let headers: Record<string, string>;
-    if (isAbsolute(prepared.path)) {
-      const url = new URL(prepared.path);
-      origin = url.origin;
-      path = `${url.pathname}${url.search}`;
-      // A file host gets none of the caller's headers: they may carry credentials of their own.
-      headers = { 'user-agent': config.sdkHeaders['user-agent'] ?? 'applicant-verification' };
-    } else {
-      path = `${config.basePath}${prepared.path}${prepared.search}`;
-      headers = copyRecords(this.#baseHeaders, call.options?.headers);
-    }
-    if (token !== undefined) headers.authorization = `Bearer ${token}`;
     let body: string | undefined;
-    if (prepared.body !== undefined) {
-      body = JSON.stringify(prepared.body);
-      headers['content-type'] = 'application/json';
+    try {
+      if (isAbsolute(prepared.path)) {
+        const url = new URL(prepared.path);
+        origin = url.origin;
+        path = `${url.pathname}${url.search}`;
+        // A file host gets none of the caller's headers: they may carry credentials of their own.
+        headers = { 'user-agent': config.sdkHeaders['user-agent'] ?? 'applicant-verification' };
+      } else {
+        path = `${config.basePath}${prepared.path}${prepared.search}`;
+        headers = copyRecords(this.#baseHeaders, call.options?.headers);
+      }
+      if (token !== undefined) headers.authorization = `Bearer ${token}`;
+      if (prepared.body !== undefined) {
+        body = JSON.stringify(prepared.body);
+        headers['content-type'] = 'application/json';
+      }
+    } catch (error) {
+      return Promise.reject(error);
     }
 
     const signal = call.options?.signal;
     if (attemptMs <= 0) {
-      throw new APIConnectionTimeoutError(
-        `${context.label} ran out of time before this attempt (${context.progress()}); nothing was sent.`,
-        { requestNotSent: true },
+      return Promise.reject(
+        new APIConnectionTimeoutError(
+          `${context.label} ran out of time before this attempt (${context.progress()}); nothing was sent.`,
+          { requestNotSent: true },
+        ),
       );
     }
     // The transport enforces the deadline (no AbortController and timer of our own per attempt);
     // time spent waiting for a limiter slot counts against it.
     const started = performance.now();
+    let pending: Promise<TransportResponse>;
     try {
-      const response = await config.limiter.run(
-        // No async wrapper: one promise hop fewer per call (docs/benchmarks.md, round 3).
+      pending = config.limiter.run(
         () =>
           config
             .transport({
@@ -484,42 +498,61 @@ export class HttpCore {
             }),
         { signal, maxWaitMs: attemptMs },
       );
-      if (this.#debug) {
-        config.logger.debug(`${call.method} ${context.path} → ${response.status}`, {
-          attempt: context.attempts,
-          durationMs: Math.round(performance.now() - started),
-          requestId: response.headers['x-request-id'],
-        });
-      }
-      return response;
     } catch (error) {
-      if (signal?.aborted) throw abortError(signal, context.label);
-      if (error instanceof ResponseTooLargeError) throw error;
-      if (error instanceof QueueTimeoutError) {
-        throw new APIConnectionTimeoutError(
-          `${context.label} timed out after ${formatDuration(error.waitedMs)} waiting for a free slot (maxConcurrency) or the end of a rate-limit pause (${context.progress()}); nothing was sent.`,
-          { cause: error, requestNotSent: true },
-        );
-      }
-      if (error instanceof TransportTimeoutError) {
-        throw new APIConnectionTimeoutError(
-          `${context.label} timed out after ${formatDuration(attemptMs)} (${attemptMs < timeout ? `cut short by the call's deadline, timeout ${formatDuration(timeout)}; ` : ''}${context.progress()})${error.requestSent ? '' : '; nothing was sent'}.`,
-          { cause: error, requestNotSent: !error.requestSent },
-        );
-      }
-      const network = describeNetworkError(error);
-      const connectionError = new APIConnectionError(
-        `${context.label} failed: ${this.#config.secrets.scrub(network.reason)} (${context.progress()})${network.requestNotSent ? '; nothing was sent' : ''}.`,
-        { cause: error, requestNotSent: network.requestNotSent },
-      );
-      if (this.#debug) {
-        config.logger.debug(connectionError.message, {
-          attempt: context.attempts,
-          durationMs: Math.round(performance.now() - started),
-        });
-      }
-      throw connectionError;
+      pending = Promise.reject(error);
     }
+    return pending.then(
+      (response) => {
+        if (this.#debug) {
+          config.logger.debug(`${call.method} ${context.path} → ${response.status}`, {
+            attempt: context.attempts,
+            durationMs: Math.round(performance.now() - started),
+            requestId: response.headers['x-request-id'],
+          });
+        }
+        return response;
+      },
+      (error: unknown) => {
+        throw this.#attemptFailure(error, context, signal, started, timeout, attemptMs);
+      },
+    );
+  }
+
+  /** What a failed attempt throws: the caller's abort, a timeout or connection error saying whether anything was sent. */
+  #attemptFailure(
+    error: unknown,
+    context: CallContext,
+    signal: AbortSignal | undefined,
+    started: number,
+    timeout: number,
+    attemptMs: number,
+  ): unknown {
+    if (signal?.aborted) return abortError(signal, context.label);
+    if (error instanceof ResponseTooLargeError) return error;
+    if (error instanceof QueueTimeoutError) {
+      return new APIConnectionTimeoutError(
+        `${context.label} timed out after ${formatDuration(error.waitedMs)} waiting for a free slot (maxConcurrency) or the end of a rate-limit pause (${context.progress()}); nothing was sent.`,
+        { cause: error, requestNotSent: true },
+      );
+    }
+    if (error instanceof TransportTimeoutError) {
+      return new APIConnectionTimeoutError(
+        `${context.label} timed out after ${formatDuration(attemptMs)} (${attemptMs < timeout ? `cut short by the call's deadline, timeout ${formatDuration(timeout)}; ` : ''}${context.progress()})${error.requestSent ? '' : '; nothing was sent'}.`,
+        { cause: error, requestNotSent: !error.requestSent },
+      );
+    }
+    const network = describeNetworkError(error);
+    const connectionError = new APIConnectionError(
+      `${context.label} failed: ${this.#config.secrets.scrub(network.reason)} (${context.progress()})${network.requestNotSent ? '; nothing was sent' : ''}.`,
+      { cause: error, requestNotSent: network.requestNotSent },
+    );
+    if (this.#debug) {
+      this.#config.logger.debug(connectionError.message, {
+        attempt: context.attempts,
+        durationMs: Math.round(performance.now() - started),
+      });
+    }
+    return connectionError;
   }
 
   #accept<S extends z.ZodType>(
@@ -546,6 +579,10 @@ export class HttpCore {
       }
     }
     const value = json === EMPTY_BODY ? undefined : json;
+    // The common case, a body the SDK's compiled check accepts, builds no message closures.
+    if (call.callerSchema !== true && fastCheck(call.schema)?.(value) === true) {
+      return { data: value as z.output<S>, response: info };
+    }
     const data = parseResponse(
       call.schema,
       value,

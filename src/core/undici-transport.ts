@@ -65,22 +65,26 @@ class CollectHandler {
       this.#resolve = resolve;
       this.#reject = reject;
     });
-    signal?.addEventListener('abort', this.#onAbort);
-    this.#timer = timeout === undefined ? undefined : setTimeout(this.#onTimeout, timeout, timeout);
+    if (signal) {
+      this.#onAbort = () => this.#stop(abortReason(signal));
+      signal.addEventListener('abort', this.#onAbort);
+    }
+    // A module-level callback with the handler as its argument: no closure per request.
+    this.#timer = timeout === undefined ? undefined : setTimeout(timedOut, timeout, this, timeout);
   }
 
-  readonly #onAbort = (): void => {
-    this.#stop(abortReason(this.#signal));
-  };
+  /** The abort listener, made only when the call has a signal. */
+  readonly #onAbort: (() => void) | undefined;
 
-  readonly #onTimeout = (timeout: number): void => {
+  /** The attempt's time ran out. */
+  timeOut(timeout: number): void {
     // Before onConnect the request still waits in the pool's queue: no byte of it was written.
     this.#stop(new TransportTimeoutError(timeout, this.#abort !== undefined));
-  };
+  }
 
   #settle(): void {
     this.#settled = true;
-    this.#signal?.removeEventListener('abort', this.#onAbort);
+    if (this.#onAbort) this.#signal?.removeEventListener('abort', this.#onAbort);
     if (this.#timer !== undefined) clearTimeout(this.#timer);
   }
 
@@ -141,6 +145,10 @@ class CollectHandler {
   onError(error: Error): void {
     this.#fail(error);
   }
+}
+
+function timedOut(handler: CollectHandler, timeout: number): void {
+  handler.timeOut(timeout);
 }
 
 function abortReason(signal: AbortSignal | undefined): Error {
