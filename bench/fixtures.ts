@@ -3,11 +3,22 @@
  * ~60 KB income report detail built by the mock's own report generator. Deterministic: the same
  * bytes every run, so runs compare.
  */
+import { SignJWT } from 'jose';
 import { buildIncomeReportData, generateVerificationReport } from '../src/testing/report-data.js';
 
 /** Credentials the benchmark server accepts (it checks nothing; they only have to be sent). */
 export const CLIENT_ID = 'bench_client';
 export const SECRET_KEY = 'bench_secret_key_value';
+
+/** The access token the benchmark servers hand out: a JWT valid for three hours from now. */
+export function benchToken(): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ sub: 'bench-tenant' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuedAt(now)
+    .setExpirationTime(now + 3 * 3600)
+    .sign(new TextEncoder().encode('bench-signing-key-not-a-secret'));
+}
 
 /** The id every benchmark retrieves. */
 export const REPORT_ID = '7c0c1f3e-5a4d-4b8e-9f21-6d3a2b1c0e99';

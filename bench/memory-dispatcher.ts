@@ -5,9 +5,8 @@
  * sockets gone, the CPU a call costs is the client's own work: bench/in-memory.ts times the SDK
  * and raw undici `request()` on it.
  */
-import { SignJWT } from 'jose';
 import { Dispatcher } from 'undici';
-import { incomeReportBody, smallListBody } from './fixtures.js';
+import { benchToken, incomeReportBody, smallListBody } from './fixtures.js';
 
 function rawHeaders(headers: Record<string, string>): Buffer[] {
   return Object.entries(headers).flatMap(([name, value]) => [Buffer.from(name), Buffer.from(value)]);
@@ -15,12 +14,7 @@ function rawHeaders(headers: Record<string, string>): Buffer[] {
 
 /** Builds the dispatcher and the token it hands out (a JWT valid for three hours). */
 export async function memoryDispatcher(): Promise<{ dispatcher: Dispatcher; token: string }> {
-  const now = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({ sub: 'bench-tenant' })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3 * 3600)
-    .sign(new TextEncoder().encode('bench-signing-key-not-a-secret'));
+  const token = await benchToken();
   const answer = (body: string) => {
     const bytes = Buffer.from(body);
     const headers = rawHeaders({

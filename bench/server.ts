@@ -10,11 +10,11 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignJWT } from 'jose';
 import {
   BULK_PAGE_SIZE,
   BULK_SEARCH,
   BULK_TOTAL,
+  benchToken,
   bulkListBody,
   incomeReportBody,
   REPORT_ID,
@@ -41,12 +41,7 @@ function jsonHeaders(body: Buffer): Record<string, string> {
 }
 
 async function main(): Promise<void> {
-  const now = Math.floor(Date.now() / 1000);
-  const token = await new SignJWT({ sub: 'bench-tenant' })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3 * 3600)
-    .sign(new TextEncoder().encode('bench-signing-key-not-a-secret'));
+  const token = await benchToken();
 
   const small = Buffer.from(smallListBody());
   const report = Buffer.from(incomeReportBody());
