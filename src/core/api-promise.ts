@@ -24,7 +24,6 @@ export interface WithResponse<T> {
  */
 export class APIPromise<T> implements PromiseLike<T> {
   readonly #result: Promise<WithResponse<T>>;
-  #data: Promise<T> | undefined;
 
   /** Wraps a promise of `{ data, response }`. */
   constructor(result: Promise<WithResponse<T>>) {
@@ -36,29 +35,30 @@ export class APIPromise<T> implements PromiseLike<T> {
     return this.#result;
   }
 
-  // Derived lazily so that a caller who only uses withResponse() sees one rejection, not two.
-  #dataPromise(): Promise<T> {
-    this.#data ??= this.#result.then((result) => result.data);
-    return this.#data;
-  }
-
-  /** Promise interface: resolves to the data. */
+  /**
+   * Promise interface: resolves to the data. Each call chains once onto the result (no data
+   * promise kept between calls), so a caller who only uses withResponse() sees one rejection, and
+   * an `await` costs one promise fewer.
+   */
   // biome-ignore lint/suspicious/noThenProperty: this class is a thenable by design
   then<R1 = T, R2 = never>(
     onFulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onRejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
-    return this.#dataPromise().then(onFulfilled, onRejected);
+    return this.#result.then(
+      onFulfilled ? (result) => onFulfilled(result.data) : (result) => result.data as unknown as R1,
+      onRejected,
+    );
   }
 
   /** Promise interface: handles a failure. */
   catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
-    return this.#dataPromise().catch(onRejected);
+    return this.then(undefined, onRejected);
   }
 
   /** Promise interface: runs after either outcome. */
   finally(onFinally?: (() => void) | null): Promise<T> {
-    return this.#dataPromise().finally(onFinally);
+    return this.then().finally(onFinally);
   }
 
   /** @internal */
