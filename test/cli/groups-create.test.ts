@@ -83,12 +83,13 @@ describe('groups create: faults, reruns, logs', () => {
     expect(codes.at(-1)).toBe(0);
     // One retry per refused request (2 creates, 3 lookups), each after the 250 ms floor the
     // server's `Retry-After: 0` is raised to, and each of those waits taken on the clock. The
-    // client-wide pause a 429 starts may add waits, none longer than the floor.
+    // client-wide pause a 429 starts may add waits: one floor, plus the real millisecond or two
+    // between the two 429s when the second extends a pause a call is already waiting out.
     expect(retryLines).toHaveLength(5);
     for (const line of retryLines)
       expect(line).toMatch(/^retrying in 250 ms \(attempt \d of 7\): (429|503) /);
     expect(clock.waits.filter((ms) => ms === 250).length).toBeGreaterThanOrEqual(retryLines.length);
-    expect(Math.max(...clock.waits)).toBe(250);
+    expect(Math.max(...clock.waits)).toBeLessThan(2 * 250);
     expectExactlyOnce(mock, ids);
     const log = latestLog(dir, 'faulty');
     expect(log).toHaveLength(24);
