@@ -27,6 +27,7 @@ import {
   serverWithClient,
   startServer,
 } from '../support/http-server.js';
+import { clientFor } from '../support/mock-client.js';
 
 const GROUP = '0d6e3a8e-2f43-4f55-9a35-3f1c4a9c1e01';
 const REPORTS_PATH = `/api/v1/applicant_groups/${GROUP}/reports`;
@@ -150,12 +151,7 @@ describe('error messages name the call', () => {
 
   it('waitForCompletion on an unknown id throws GroupNotFoundError, not an HTTP error', async () => {
     const mock = await createMockServer({ seed: 3 });
-    const sdk = new VerificationClient({
-      baseURL: mock.url,
-      clientId: mock.clientId,
-      secretKey: mock.secretKey,
-      logLevel: 'off',
-    });
+    const sdk = clientFor(mock);
     try {
       const error = await caught(
         sdk.applicantGroups.waitForCompletion('00000000-0000-4000-8000-000000000000'),

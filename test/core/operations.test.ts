@@ -14,12 +14,13 @@ import { defineOperation, indexOperations, operationCall, pathParamsOf } from '.
 import { rawRequestMethods } from '../../src/core/raw-request.js';
 import { channelNameOf, type OperationTraceContext } from '../../src/core/tracing.js';
 import { fetchTransport } from '../../src/core/transport.js';
-import { ResponseValidationError, TRACED_OPERATIONS, VerificationClient } from '../../src/index.js';
+import { ResponseValidationError, TRACED_OPERATIONS } from '../../src/index.js';
 import { OPERATIONS } from '../../src/resources/operations.js';
 import { APIResource, groupMayHaveBeenCreated } from '../../src/resources/resource.js';
 import { createMockServer } from '../../src/testing/index.js';
 import { bareCore } from '../support/core.js';
 import { closeAfterEach, startServer } from '../support/http-server.js';
+import { clientFor } from '../support/mock-client.js';
 
 // --- The throwaway endpoint: its schema, its resource, its route. ---
 const widgetSchema = z.object({ id: z.string(), size: z.number().int() });
@@ -151,14 +152,7 @@ describe('the registry', () => {
 describe('raw requests to declared paths', () => {
   it('are traced under the declared operation, ids hidden behind its template', async () => {
     const mock = track(await createMockServer({ seed: 7 }));
-    const client = track(
-      new VerificationClient({
-        baseURL: mock.url,
-        clientId: mock.clientId,
-        secretKey: mock.secretKey,
-        logLevel: 'off',
-      }),
-    );
+    const client = track(clientFor(mock));
     const lists = traced('applicantGroups.list');
     const reports = traced('reports.retrieve');
     const raw = traced('request');

@@ -7,11 +7,12 @@
  */
 import type { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Logger, VerificationClient } from '../../src/index.js';
+import type { Logger } from '../../src/index.js';
 import { RedisCoordination, RedisCoordinationError, RedisTokenStore } from '../../src/redis/index.js';
 import { createMockServer } from '../../src/testing/index.js';
 import { groupCreateBody } from '../support/bodies.js';
 import { caught, expose } from '../support/exposure.js';
+import { clientFor } from '../support/mock-client.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 const CREATE = 'POST /api/v1/applicant_groups';
@@ -50,10 +51,7 @@ describe.each(MODES)('createOnce with Redis stopped ($name)', ({ nodes }) => {
     const redis = server.connect();
     connections.push(redis);
     const coordination = new RedisCoordination(redis, { commandTimeoutMs: 500, logger });
-    const client = new VerificationClient({
-      baseURL: mock.url,
-      clientId: mock.clientId,
-      secretKey: mock.secretKey,
+    const client = clientFor(mock, {
       coordination,
       tokenStore: new RedisTokenStore(redis, { clientId: mock.clientId, commandTimeoutMs: 500 }),
       logger,

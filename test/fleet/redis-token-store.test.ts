@@ -12,6 +12,7 @@ import { VerificationClient } from '../../src/index.js';
 import { RedisCoordinationError, RedisTokenStore } from '../../src/redis/index.js';
 import { createMockServer } from '../../src/testing/index.js';
 import { caught, exposeObject } from '../support/exposure.js';
+import { clientFor } from '../support/mock-client.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 const AUTH = 'POST /api/v1/tenants/auth';
@@ -113,15 +114,11 @@ describe('RedisTokenStore', () => {
   it('lets three clients with their own connections share one token exchange', async () => {
     const mock = await createMockServer({ seed: 4 });
     try {
-      const clients = [1, 2, 3].map(
-        () =>
-          new VerificationClient({
-            baseURL: mock.url,
-            clientId: mock.clientId,
-            secretKey: mock.secretKey,
-            tokenStore: new RedisTokenStore(connect(), { clientId: mock.clientId }),
-            logLevel: 'error',
-          }),
+      const clients = [1, 2, 3].map(() =>
+        clientFor(mock, {
+          tokenStore: new RedisTokenStore(connect(), { clientId: mock.clientId }),
+          logLevel: 'error',
+        }),
       );
       // One first, so its token is in Redis before the other two look.
       await clients[0]?.applicantGroups.list();

@@ -19,11 +19,12 @@ import {
   GroupMayHaveBeenCreatedError,
   InProcessCoordination,
   type Logger,
-  VerificationClient,
+  type VerificationClient,
 } from '../../src/index.js';
 import { createMockServer, createTestClock, type MockServer } from '../../src/testing/index.js';
 import { groupCreateBody } from '../support/bodies.js';
 import { caught } from '../support/exposure.js';
+import { clientFor } from '../support/mock-client.js';
 
 const CREATE = 'POST /api/v1/applicant_groups';
 const AUTH = 'POST /api/v1/tenants/auth';
@@ -61,10 +62,7 @@ describe('a failing coordination', () => {
   };
 
   function client(options: ClientOptions): VerificationClient {
-    const made = new VerificationClient({
-      baseURL: mock.url,
-      clientId: mock.clientId,
-      secretKey: mock.secretKey,
+    const made = clientFor(mock, {
       clock: createTestClock(mock.clock),
       logger,
       logLevel: 'warn',

@@ -14,10 +14,10 @@ import {
   FileCoordination,
   FileTokenStore,
   InProcessCoordination,
-  VerificationClient,
 } from '../../src/index.js';
 import { createMockServer } from '../../src/testing/index.js';
 import { recordingClock } from '../support/clock.js';
+import { clientFor } from '../support/mock-client.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -115,16 +115,11 @@ describe('the client on a coordination', () => {
   it('two clients sharing a FileCoordination and a token store: one token exchange', async () => {
     const mock = await createMockServer();
     const dir = folder();
-    const clients = [0, 1].map(
-      () =>
-        new VerificationClient({
-          baseURL: mock.url,
-          clientId: mock.clientId,
-          secretKey: mock.secretKey,
-          tokenStore: new FileTokenStore(join(dir, 'token.json')),
-          coordination: new FileCoordination(join(dir, 'coordination')),
-          logLevel: 'off',
-        }),
+    const clients = [0, 1].map(() =>
+      clientFor(mock, {
+        tokenStore: new FileTokenStore(join(dir, 'token.json')),
+        coordination: new FileCoordination(join(dir, 'coordination')),
+      }),
     );
     try {
       await Promise.all(clients.map((client) => client.applicantGroups.list()));
@@ -139,16 +134,11 @@ describe('the client on a coordination', () => {
     const mock = await createMockServer();
     const coordination = new InProcessCoordination();
     const clocks = [recordingClock(), recordingClock()];
-    const [first, second] = clocks.map(
-      (clock) =>
-        new VerificationClient({
-          baseURL: mock.url,
-          clientId: mock.clientId,
-          secretKey: mock.secretKey,
-          coordination,
-          clock,
-          logLevel: 'off',
-        }),
+    const [first, second] = clocks.map((clock) =>
+      clientFor(mock, {
+        coordination,
+        clock,
+      }),
     );
     try {
       if (!first || !second) throw new Error('clients expected');

@@ -17,13 +17,13 @@ import {
   GroupMayHaveBeenCreatedError,
   InProcessCoordination,
   RequestValidationError,
-  VerificationClient,
+  type VerificationClient,
 } from '../../src/index.js';
 import { createMockServer, createTestClock, type MockServer } from '../../src/testing/index.js';
 import { groupCreateBody } from '../support/bodies.js';
 import { bundleForNode, removeBundle } from '../support/bundle.js';
 import { caught, expose } from '../support/exposure.js';
-import { mockWithClient } from '../support/mock-client.js';
+import { clientFor, mockWithClient } from '../support/mock-client.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const CREATE = 'POST /api/v1/applicant_groups';
@@ -128,13 +128,9 @@ describe('createOnce', () => {
       publishPause: (clientId, until) => shared.publishPause(clientId, until),
       onPause: (clientId, listener) => shared.onPause(clientId, listener),
     };
-    const sdk = new VerificationClient({
-      baseURL: mock.url,
-      clientId: mock.clientId,
-      secretKey: mock.secretKey,
+    const sdk = clientFor(mock, {
       clock: createTestClock(mock.clock),
       coordination,
-      logLevel: 'off',
     });
     try {
       const body = groupCreateBody('ana@example.com', 'PROP-8-UNIT-3');

@@ -19,6 +19,7 @@ import { groupCreateBody } from '../support/bodies.js';
 import { backoffBefore, type RecordingClock, recordingClock } from '../support/clock.js';
 import { caught, exposeError } from '../support/exposure.js';
 import { authRoute, CLIENT_ID, capturingLogger, SECRET_KEY, startServer } from '../support/http-server.js';
+import { clientFor } from '../support/mock-client.js';
 
 const GROUPS = '/api/v1/applicant_groups';
 const CREATE = `POST ${GROUPS}`;
@@ -43,10 +44,7 @@ describe('raw requests against the mock', () => {
     mock = await createMockServer({ seed: 11 });
     log = capturingLogger();
     clock = recordingClock();
-    client = new VerificationClient({
-      baseURL: mock.url,
-      clientId: mock.clientId,
-      secretKey: mock.secretKey,
+    client = clientFor(mock, {
       logLevel: 'debug',
       logger: log.logger,
       clock,

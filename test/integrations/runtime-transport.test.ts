@@ -10,6 +10,7 @@ import { Agent, Client, type Dispatcher, getGlobalDispatcher, Pool, setGlobalDis
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, GroupMayHaveBeenCreatedError, VerificationClient } from '../../src/index.js';
 import { createMockServer } from '../../src/testing/index.js';
+import { clientFor } from '../support/mock-client.js';
 
 /** Shadows `dispatch` on undici's Pool, as Bun's partial undici lacks it; returns the undo. */
 function withoutPoolDispatch(): () => void {
@@ -46,12 +47,7 @@ describe('a runtime whose undici cannot dispatch', () => {
 
   it('sends every request through the global fetch, with the same create policy', async () => {
     const mock = await createMockServer({ seed: 2 });
-    const client = new VerificationClient({
-      baseURL: mock.url,
-      clientId: mock.clientId,
-      secretKey: mock.secretKey,
-      logLevel: 'off',
-    });
+    const client = clientFor(mock);
     try {
       await client.applicantGroups.list();
       expect(urls).toEqual([`${mock.url}/api/v1/tenants/auth`, `${mock.url}/api/v1/applicant_groups?page=1`]);

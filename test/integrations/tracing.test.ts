@@ -11,12 +11,13 @@ import {
   operationChannelName,
   TRACE_STEP_CHANNELS,
   TRACED_OPERATIONS,
-  VerificationClient,
+  type VerificationClient,
 } from '../../src/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
 import { groupCreateBody } from '../support/bodies.js';
 import { type RecordingClock, recordingClock } from '../support/clock.js';
 import { expose } from '../support/exposure.js';
+import { clientFor } from '../support/mock-client.js';
 
 const GROUPS = '/api/v1/applicant_groups';
 
@@ -143,11 +144,7 @@ describe('tracing channels against the mock', () => {
   beforeEach(async () => {
     mock = await createMockServer({ seed: 21 });
     clock = recordingClock();
-    client = new VerificationClient({
-      baseURL: mock.url,
-      clientId: mock.clientId,
-      secretKey: mock.secretKey,
-      logLevel: 'off',
+    client = clientFor(mock, {
       clock,
     });
   });

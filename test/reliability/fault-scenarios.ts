@@ -17,11 +17,11 @@ import {
   type ApplicantGroupCreateParams,
   GroupMayHaveBeenCreatedError,
   type Settled,
-  VerificationClient,
 } from '../../src/index.js';
 import { createMockServer, type Fault, type FaultMatch, type MockServer } from '../../src/testing/index.js';
 import { exposeError } from '../support/exposure.js';
 import { capturingLogger } from '../support/http-server.js';
+import { clientFor } from '../support/mock-client.js';
 
 export const BATCH = 200;
 export const CREATE: FaultMatch = { method: 'POST', path: '/api/v1/applicant_groups' };
@@ -169,10 +169,7 @@ export const unprocessed: Scenario[] = [
 ];
 
 function client(scenario: Scenario, logger: ReturnType<typeof capturingLogger>['logger']) {
-  return new VerificationClient({
-    baseURL: mock.url,
-    clientId: mock.clientId,
-    secretKey: mock.secretKey,
+  return clientFor(mock, {
     logger,
     logLevel: 'warn',
     maxRetries: 6,
@@ -208,12 +205,7 @@ export async function runBatch(scenario: Scenario, run: string, withCorrelationI
 export async function seedFormerGroups(run: string): Promise<Map<number, string>> {
   const resume = mock.clock.now();
   mock.clock.set(Date.now() - 3_600_000);
-  const sdk = new VerificationClient({
-    baseURL: mock.url,
-    clientId: mock.clientId,
-    secretKey: mock.secretKey,
-    logLevel: 'off',
-  });
+  const sdk = clientFor(mock);
   try {
     const former = bodies(run, true).map((body, i) => ({
       ...body,

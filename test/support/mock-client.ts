@@ -9,6 +9,20 @@ export interface MockWithClient {
   client: VerificationClient;
 }
 
+/**
+ * A client against `mock`: its URL and credentials, `logLevel: 'off'`, then `options` (which may
+ * replace any of those).
+ */
+export function clientFor(mock: MockServer, options: Partial<ClientOptions> = {}): VerificationClient {
+  return new VerificationClient({
+    baseURL: mock.url,
+    clientId: mock.clientId,
+    secretKey: mock.secretKey,
+    logLevel: 'off',
+    ...options,
+  });
+}
+
 /** How {@link mockWithClient} builds and scopes the pair. */
 export interface MockWithClientOptions {
   /** Options of the mock server. */
@@ -34,13 +48,7 @@ export function mockWithClient(
   let pair: MockWithClient | undefined;
   const open = async () => {
     const mock = await createMockServer(options.mock);
-    const client = new VerificationClient({
-      baseURL: mock.url,
-      clientId: mock.clientId,
-      secretKey: mock.secretKey,
-      logLevel: 'off',
-      ...options.client?.(mock),
-    });
+    const client = clientFor(mock, options.client?.(mock));
     pair = { mock, client };
     use(pair);
   };
