@@ -13,6 +13,7 @@ import {
   type WebhookEvent,
   webhookHandler,
 } from 'applicant-verification';
+import { engineHouseBody } from '../support/bodies.js';
 
 /** What the host passes the app: the mock's URL and the client credentials it issued. */
 export interface EdgeEnv {
@@ -28,24 +29,9 @@ let receive: ((request: Request) => Promise<Response>) | undefined;
 const json = (value: unknown, status = 200) =>
   new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
 
+/** The webhook tests' household (test/support/bodies.ts), under `correlationId`. */
 function household(webhookUrl: string, correlationId: string) {
-  return {
-    applicants: [
-      { first_name: 'Jane', last_name: 'Doe', email: 'jane.doe@example.com', phone_number: '+14155550123' },
-      { first_name: 'John', last_name: 'Roe', email: 'john.roe@example.com' },
-    ],
-    property: {
-      name: 'Harbor View Apartments',
-      street_address: '120 Harbor Way',
-      city: 'San Francisco',
-      state: 'California',
-      zip_code: '94105',
-    },
-    decision_maker_display_name: 'Harbor View Property Management',
-    monthly_rent: 2850,
-    webhook_url: webhookUrl,
-    correlation_id: correlationId,
-  };
+  return { ...engineHouseBody(webhookUrl), correlation_id: correlationId };
 }
 
 async function route(request: Request, env: EdgeEnv, api: VerificationClient): Promise<Response> {
