@@ -18,6 +18,14 @@ module.exports = {
       },
     },
     {
+      name: 'undici-loads-with-the-first-client',
+      comment:
+        "Only src/core/undici-modules.ts loads undici at run time: the modules of its Pool, Agent and errors, when the first client is built (docs/runtimes.md). An import of undici's index anywhere else in the library would load all of undici with the SDK. The testing kit and the CLI may import it.",
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/core/undici-modules\\.ts$', '^src/(testing|cli)/'] },
+      to: { path: '(^|/)node_modules/undici/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'edge-entry-reaches-no-node-only-module',
       comment:
         'src/edge.ts (export conditions workerd, edge-light, worker) never reaches the files that load undici or Node built-ins: the Node client and connector, the undici transport and dispatchers, the file token store and file coordination, the Express and Fastify adapters, the testing kit, the CLI (reachability follows type-only imports too, so undici, whose types ClientOptions names, is left to the next rule). `npm run check:edge` proves the same on the bundle.',
@@ -26,7 +34,7 @@ module.exports = {
       to: {
         path: [
           '^src/client\\.ts$',
-          '^src/core/(node-connector|undici-transport|dispatcher|file-token-store|file-coordination)\\.ts$',
+          '^src/core/(node-connector|undici-modules|undici-transport|dispatcher|file-token-store|file-coordination)\\.ts$',
           '^src/webhooks/adapters/(express|fastify)\\.ts$',
           '^src/(testing|cli)/',
         ],
@@ -41,7 +49,7 @@ module.exports = {
       from: {
         path: '^src/(core|webhooks|resources|schemas|helpers|edge)/|^src/(client-base|edge)\\.ts$',
         pathNot: [
-          '^src/core/(node-connector|undici-transport|dispatcher|file-token-store|file-coordination)\\.ts$',
+          '^src/core/(node-connector|undici-modules|undici-transport|dispatcher|file-token-store|file-coordination)\\.ts$',
           '^src/webhooks/adapters/(express|fastify)\\.ts$',
         ],
       },

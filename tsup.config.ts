@@ -53,6 +53,9 @@ export default defineConfig({
   },
   clean: true,
   target: 'node20',
+  // The CommonJS build gets an `import.meta.url` (src/core/undici-modules.ts resolves undici's
+  // modules from it).
+  shims: true,
   platform: 'node',
   // Shared code goes into chunks, one copy for every entry: the main entry imports only the chunks
   // whose code it reaches, so the testing kit and the CLI stay out of its import graph

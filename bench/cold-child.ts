@@ -3,10 +3,13 @@
  * Built into plain JavaScript before it runs (no TypeScript loader in the measurement).
  *
  *   node cold-child.mjs raw <origin>                         undici Pool + JSON.parse
+ *   node cold-child.mjs raw-direct <origin>                  the same, Pool and request() required
+ *                                                             from their own modules
  *   node cold-child.mjs sdk <origin> <sdk.mjs>               the SDK bundle: first list, first report
  *   node cold-child.mjs schema-runtime|schema-fast|schema-zcompile <origin> <sdk.mjs>
  *                                            the income report schema alone: first parse or check
  */
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 /** What a schema-only cold start reports (milliseconds). */
@@ -48,9 +51,22 @@ const CLIENT_ID = 'bench_client';
 const SECRET_KEY = 'bench_secret_key_value';
 const REPORT_ID = '7c0c1f3e-5a4d-4b8e-9f21-6d3a2b1c0e99';
 
-async function raw(origin: string): Promise<ColdResult> {
+/**
+ * undici's index (everything undici has), or only the modules `Pool` and its `request()` need:
+ * the index is what adds `request()` and the other API methods to every dispatcher.
+ */
+async function loadPool(direct: boolean): Promise<typeof import('undici').Pool> {
+  if (!direct) return (await import('undici')).Pool;
+  const load = createRequire(import.meta.url);
+  const Pool = load('undici/lib/dispatcher/pool.js') as typeof import('undici').Pool;
+  const Dispatcher = load('undici/lib/dispatcher/dispatcher.js') as { prototype: object };
+  Object.assign(Dispatcher.prototype, load('undici/lib/api/index.js'));
+  return Pool;
+}
+
+async function raw(origin: string, direct: boolean): Promise<ColdResult> {
   const started = performance.now();
-  const { Pool } = await import('undici');
+  const Pool = await loadPool(direct);
   const imported = performance.now();
   const pool = new Pool(origin, { pipelining: 1 });
   const auth = await pool.request({
@@ -79,7 +95,7 @@ async function raw(origin: string): Promise<ColdResult> {
   const reported = performance.now();
   await pool.close();
   return {
-    mode: 'raw',
+    mode: direct ? 'raw-direct' : 'raw',
     importMs: imported - started,
     firstListMs: listed - started,
     firstReportMs: reported - listed,
@@ -146,8 +162,8 @@ async function schema(mode: string, origin: string, bundle: string): Promise<Sch
 const [mode, origin, bundle] = process.argv.slice(2);
 if (!mode || !origin) throw new Error('usage: cold-child <mode> <origin> [sdk.mjs]');
 const result =
-  mode === 'raw'
-    ? await raw(origin)
+  mode === 'raw' || mode === 'raw-direct'
+    ? await raw(origin, mode === 'raw-direct')
     : mode === 'sdk'
       ? await sdk(origin, bundle ?? '')
       : await schema(mode, origin, bundle ?? '');

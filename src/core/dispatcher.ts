@@ -7,7 +7,8 @@
  * Anything else (pre-signed PDF links) shares a lazy `Agent`. A caller's own dispatcher is used for
  * everything and never closed by us.
  */
-import { Agent, type Dispatcher, Pool } from 'undici';
+import type { Agent, Dispatcher, Pool } from 'undici';
+import type { UndiciParts } from './undici-modules.js';
 
 /** Picks a dispatcher per origin and closes what it opened. */
 export interface Dispatchers {
@@ -17,18 +18,22 @@ export interface Dispatchers {
 
 const KEEP_ALIVE = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1 } as const;
 
-/** Builds the dispatchers for `apiOrigin`, or wraps the caller's `dispatcher`. */
-export function createDispatchers(apiOrigin: string, dispatcher?: Dispatcher): Dispatchers {
+/** Builds the dispatchers for `apiOrigin` from `undici`'s classes, or wraps the caller's `dispatcher`. */
+export function createDispatchers(
+  apiOrigin: string,
+  undici: Pick<UndiciParts, 'Pool' | 'Agent'>,
+  dispatcher?: Dispatcher,
+): Dispatchers {
   if (dispatcher) return { dispatcherFor: () => dispatcher, close: async () => {} };
   let pool: Pool | undefined;
   let agent: Agent | undefined;
   return {
     dispatcherFor(origin) {
       if (origin === apiOrigin) {
-        pool ??= new Pool(apiOrigin, { ...KEEP_ALIVE, connections: 256 });
+        pool ??= new undici.Pool(apiOrigin, { ...KEEP_ALIVE, connections: 256 });
         return pool;
       }
-      agent ??= new Agent(KEEP_ALIVE);
+      agent ??= new undici.Agent(KEEP_ALIVE);
       return agent;
     },
     async close() {

@@ -3,19 +3,10 @@
  * the body (see {@link CollectHandler}), which costs less CPU than `undici.request(url)` and its
  * per-request stream (docs/benchmarks.md). Only the Node entry imports this file.
  */
-import { Agent, type Dispatcher, errors, Pool } from 'undici';
+import type { Dispatcher } from 'undici';
 import { ResponseTooLargeError } from './errors.js';
 import { type Transport, type TransportResponse, TransportTimeoutError } from './transport.js';
-
-/**
- * Whether the loaded undici can dispatch requests. Node and Deno load the real undici; Bun answers
- * `import 'undici'` with a partial module of its own whose `Pool`/`Agent` cannot dispatch, so there
- * the SDK sends through the runtime's fetch (same retries, create policy, timeouts and validation,
- * all of which live above the transport).
- */
-export function undiciCanDispatch(): boolean {
-  return typeof Pool.prototype?.dispatch === 'function' && typeof Agent.prototype?.dispatch === 'function';
-}
+import type { UndiciParts } from './undici-modules.js';
 
 function text(value: Buffer | string): string {
   return typeof value === 'string' ? value : value.toString('latin1');
@@ -37,6 +28,7 @@ function headerRecord(raw: ReadonlyArray<Buffer | string | Array<Buffer | string
 }
 
 type Abort = (reason?: Error) => void;
+type AbortedErrorClass = UndiciParts['errors']['RequestAbortedError'];
 
 /**
  * Collects one response for `dispatcher.dispatch()`: status, headers and the whole body, with the
@@ -58,15 +50,24 @@ class CollectHandler {
   #parts: Buffer[] = [];
   #total = 0;
 
-  constructor(signal: AbortSignal | undefined, limit: number, timeout: number | undefined) {
+  /** undici's `RequestAbortedError`: the reason of an abort whose own reason is not an Error. */
+  readonly #aborted: AbortedErrorClass;
+
+  constructor(
+    signal: AbortSignal | undefined,
+    limit: number,
+    timeout: number | undefined,
+    aborted: AbortedErrorClass,
+  ) {
     this.#signal = signal;
+    this.#aborted = aborted;
     this.#limit = limit;
     this.promise = new Promise<TransportResponse>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
     });
     if (signal) {
-      this.#onAbort = () => this.#stop(abortReason(signal));
+      this.#onAbort = () => this.#stop(abortReason(signal, aborted));
       signal.addEventListener('abort', this.#onAbort);
     }
     // A module-level callback with the handler as its argument: no closure per request.
@@ -105,7 +106,7 @@ class CollectHandler {
 
   onConnect(abort: Abort): void {
     if (this.#settled || this.#signal?.aborted) {
-      abort(this.#signal?.aborted ? abortReason(this.#signal) : undefined);
+      abort(this.#signal?.aborted ? abortReason(this.#signal, this.#aborted) : undefined);
       return;
     }
     this.#abort = abort;
@@ -151,21 +152,24 @@ function timedOut(handler: CollectHandler, timeout: number): void {
   handler.timeOut(timeout);
 }
 
-function abortReason(signal: AbortSignal | undefined): Error {
-  return signal?.reason instanceof Error ? signal.reason : new errors.RequestAbortedError();
+function abortReason(signal: AbortSignal | undefined, aborted: AbortedErrorClass): Error {
+  return signal?.reason instanceof Error ? signal.reason : new aborted();
 }
 
 /**
  * A transport over an undici dispatcher chosen per origin. It dispatches directly with a handler
  * that collects the body (see {@link CollectHandler}); errors are undici's own, as with `request()`.
  */
-export function undiciTransport(dispatcherFor: (origin: string) => Dispatcher): Transport {
+export function undiciTransport(
+  dispatcherFor: (origin: string) => Dispatcher,
+  aborted: AbortedErrorClass,
+): Transport {
   return (request) => {
     const { signal, timeout } = request;
-    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    if (signal?.aborted) return Promise.reject(abortReason(signal, aborted));
     if (timeout !== undefined && timeout <= 0)
       return Promise.reject(new TransportTimeoutError(timeout, false));
-    const handler = new CollectHandler(signal, request.maxResponseBytes, timeout);
+    const handler = new CollectHandler(signal, request.maxResponseBytes, timeout, aborted);
     dispatcherFor(request.origin).dispatch(
       {
         origin: request.origin,

@@ -2,8 +2,10 @@
  * Cold start without a stopwatch: loads the installed package's main entry (import, then
  * require) in a user's project and lists every module that brought in. Fails when one is the
  * testing kit, the command line, the Redis entry, or jose's signing and verifying code, or when
- * anything but undici loads from node_modules: msw, ioredis and csv-parse/csv-stringify are not
- * the main entry's, and the build bundles zod and jose (see tsup.config.ts).
+ * anything loads from node_modules: msw, ioredis and csv-parse/csv-stringify are not the main
+ * entry's, the build bundles zod and jose (see tsup.config.ts), and undici loads with the first
+ * client. Then builds a client and fails unless that loaded undici's Pool module and not its
+ * index (which loads all of undici: src/core/undici-modules.ts).
  *
  *   node main-entry-graph.mjs        (in a project that installed the tarball; .ci/package-checks)
  */
@@ -12,7 +14,6 @@ import { createRequire, register } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 
-const ALLOWED_PACKAGES = ['undici'];
 // Identifiers (the build minifies whitespace, not names) only the testing kit, the CLI, the Redis
 // entry or jose's signing and verifying code define.
 const FORBIDDEN_NAMES = [
@@ -69,7 +70,7 @@ const ours = [];
 for (const file of loaded) {
   if (!file.startsWith(packageRoot)) {
     const pkg = packageOf(file);
-    if (pkg !== undefined && !ALLOWED_PACKAGES.includes(pkg)) problems.push(`loads ${pkg}: ${file}`);
+    if (pkg !== undefined) problems.push(`loads ${pkg} on import: ${file}`);
     continue;
   }
   ours.push(file.slice(packageRoot.length));
@@ -85,6 +86,22 @@ const packages = [...loaded]
   .filter((name) => name !== undefined && name !== 'applicant-verification');
 console.log(`main entry (import + require) loads ${ours.sort().join(', ')}`);
 console.log(`and from node_modules: ${[...new Set(packages)].sort().join(', ') || 'nothing'}`);
+
+// A client: undici loads now, its Pool's module and not its index.
+const { VerificationClient } = require('applicant-verification');
+const client = new VerificationClient({
+  baseURL: 'http://127.0.0.1:9',
+  clientId: 'graph',
+  secretKey: 'graph-secret',
+});
+const undiciFiles = Object.keys(require.cache).filter((file) => packageOf(file) === 'undici');
+const undiciRoot = undiciFiles[0]?.replace(/(.*\/node_modules\/undici\/).*/, '$1') ?? '';
+const has = (relative) => undiciFiles.includes(`${undiciRoot}${relative}`);
+if (!has('lib/dispatcher/pool.js')) problems.push("a client did not load undici's lib/dispatcher/pool.js");
+if (has('index.js')) problems.push("a client loaded undici's index.js (all of undici)");
+if (has('lib/web/fetch/index.js')) problems.push("a client loaded undici's fetch");
+console.log(`a client loads ${undiciFiles.length} of undici's modules`);
+await client.close();
 if (problems.length > 0) {
   for (const problem of problems) console.error(`main-entry-graph: ${problem}`);
   process.exit(1);
