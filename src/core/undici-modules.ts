@@ -87,7 +87,10 @@ export function loadUndiciParts(load: Require, runtime: string = runtimeName()):
   }
 }
 
-/** A `require` resolving from this module, if `import.meta.url` is a file's (a CommonJS bundle of the ESM build leaves it undefined). */
+/**
+ * A `require` resolving from this module, if `import.meta.url` is a file's: a CommonJS bundle of
+ * the ES module build leaves it undefined.
+ */
 function moduleRequire(): Require | undefined {
   try {
     return createRequire(import.meta.url);
