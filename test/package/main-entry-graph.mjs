@@ -4,12 +4,13 @@
  * testing kit, the command line, the Redis entry, or jose's signing and verifying code, or when
  * anything loads from node_modules: msw, ioredis and csv-parse/csv-stringify are not the main
  * entry's, the build bundles zod and jose (see tsup.config.ts), and undici loads with the first
- * client. Then builds a client and fails unless that loaded undici's Pool module and not its
- * index (which loads all of undici: src/core/undici-modules.ts).
+ * client. Then makes one call and fails unless it loaded undici's Pool module and not its index
+ * (which loads all of undici: src/core/undici-modules.ts), and got its answer through them.
  *
  *   node main-entry-graph.mjs        (in a project that installed the tarball; .ci/package-checks)
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire, register } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
@@ -87,21 +88,38 @@ const packages = [...loaded]
 console.log(`main entry (import + require) loads ${ours.sort().join(', ')}`);
 console.log(`and from node_modules: ${[...new Set(packages)].sort().join(', ') || 'nothing'}`);
 
-// A client: undici loads now, its Pool's module and not its index.
-const { VerificationClient } = require('applicant-verification');
+// A client and one call: undici loads now, its Pool's module and not its index, and that is
+// enough to send a request and read its answer (a server that refuses the credentials).
+const { AuthenticationError, VerificationClient } = require('applicant-verification');
+const server = createServer((request, response) => {
+  request.resume();
+  response.writeHead(401, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ error: 'invalid_client', message: 'Unknown client' }));
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const client = new VerificationClient({
-  baseURL: 'http://127.0.0.1:9',
+  baseURL: `http://127.0.0.1:${server.address().port}`,
   clientId: 'graph',
   secretKey: 'graph-secret',
+  logLevel: 'off',
 });
+try {
+  await client.applicantGroups.list();
+  problems.push('a call against a server answering 401 did not fail');
+} catch (error) {
+  if (!(error instanceof AuthenticationError) || error.status !== 401)
+    problems.push(`a call against a server answering 401 failed with ${error}, not AuthenticationError`);
+} finally {
+  await client.close();
+  server.close();
+}
 const undiciFiles = Object.keys(require.cache).filter((file) => packageOf(file) === 'undici');
 const undiciRoot = undiciFiles[0]?.replace(/(.*\/node_modules\/undici\/).*/, '$1') ?? '';
 const has = (relative) => undiciFiles.includes(`${undiciRoot}${relative}`);
 if (!has('lib/dispatcher/pool.js')) problems.push("a client did not load undici's lib/dispatcher/pool.js");
 if (has('index.js')) problems.push("a client loaded undici's index.js (all of undici)");
 if (has('lib/web/fetch/index.js')) problems.push("a client loaded undici's fetch");
-console.log(`a client loads ${undiciFiles.length} of undici's modules`);
-await client.close();
+console.log(`a client's first call loads ${undiciFiles.length} of undici's modules, and got its 401`);
 if (problems.length > 0) {
   for (const problem of problems) console.error(`main-entry-graph: ${problem}`);
   process.exit(1);
