@@ -36,6 +36,15 @@ export function recordingClock(): RecordingClock {
 }
 
 /**
+ * How far a sum of a recording clock's waits may land past the window they fill. Its times are
+ * epoch milliseconds (about 1.8e12), where a double resolves 2^-12 ms (0.00024); a wait cut to a
+ * window's end is a difference of such times, each rounded, a few roundings per poll. Ten
+ * microseconds bounds a dozen polls' worth, while a wait the SDK added on its own (a millisecond
+ * or more) still fails.
+ */
+export const CLOCK_RESOLUTION_SLACK_MS = 0.01;
+
+/**
  * Matches the wait the SDK chooses on its own (no Retry-After) before retry number `retry`
  * (0-based; also the n-th grace-window poll): the exponential backoff anywhere in its jitter.
  */
