@@ -589,7 +589,9 @@ export class HttpCore {
       this.#config.validation,
       this.#config.logger,
       () => `Unexpected response to ${label()}`,
-      call.callerSchema !== true,
+      // The compiled check, where the schema has one, has already said no: zod's own parse decides
+      // (and words the issues) without running the check a second time.
+      false,
       (raw) => this.#config.secrets.scrubDeep(raw),
     );
     return { data, response: info };

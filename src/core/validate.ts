@@ -49,8 +49,10 @@ function keyedUnknownKeys(error: z.ZodError): z.ZodError {
 /**
  * Parses a response body. In `strict` mode a mismatch throws {@link ResponseValidationError}
  * carrying the issues and the body (through `scrub`, which removes the client's secrets); in
- * `warn` mode it is logged and the body returned unchanged. `own: false` (a caller's schema) parses with the schema's own `safeParse`: the compiled checks
- * read zod's internals, which a schema from another copy or version of zod may lay out otherwise.
+ * `warn` mode it is logged and the body returned unchanged. `own: false` parses with the schema's own
+ * `safeParse`: for a caller's schema, because the compiled checks read zod's internals, which a
+ * schema from another copy or version of zod may lay out otherwise; for the SDK's own, once its
+ * compiled check has already rejected the body.
  */
 export function parseResponse<S extends z.ZodType>(
   schema: S,
