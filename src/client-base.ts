@@ -104,7 +104,7 @@ export class ClientBase {
       },
       defaultHeaders: resolved.defaultHeaders,
       secrets,
-      coordination: resolved.coordination ?? processCoordination(origin),
+      coordination: resolved.coordination ?? processCoordination(origin, clock),
       coordinationKey,
       coordinationFailure: resolved.coordinationFailure,
       onRateLimitPause: resolved.coordination

@@ -11,6 +11,8 @@ export type {
   CreateLease,
   CreateOutcome,
   CreateOutcomeRecord,
+  HeldCreateLease,
+  LeaseHolder,
 } from './core/coordination.js';
 export {
   APIConnectionError,

@@ -10,6 +10,27 @@
  * can quote them and add what its store needs (Redis Cluster hash tags, file names).
  */
 
+/**
+ * Who holds a lease, where the coordination can tell (`FileCoordination` records it): enough for a
+ * waiter on the same host to see that the holder no longer runs, and for a log line to name it.
+ */
+export interface LeaseHolder {
+  /** The holder's host name (`os.hostname()`). */
+  readonly host: string;
+  /** The holder's process id on that host. */
+  readonly pid: number;
+  /** When the holder's process started, epoch milliseconds (tells a reused pid from the holder). */
+  readonly startedAt: number;
+}
+
+/** A lease another holder has, as {@link Coordination.describeCreateLease} tells it. */
+export interface HeldCreateLease {
+  /** When it lapses unless released first, epoch milliseconds on the coordination's clock. */
+  readonly expiresAt: number;
+  /** Who holds it, when the coordination records that. */
+  readonly holder?: LeaseHolder | undefined;
+}
+
 /** A lease on one (client id, correlation id): while it is held, no other holder sends that create. */
 export interface CreateLease {
   /** The client id the lease belongs to. */
@@ -24,6 +45,12 @@ export interface CreateLease {
   readonly fence: number;
   /** When the lease lapses unless released first, epoch milliseconds. */
   readonly expiresAt: number;
+  /**
+   * Set when this lease was taken over before the previous one lapsed, because its holder no
+   * longer runs (a process on this host that died holding it). Whatever that holder recorded
+   * stands: a create it had begun to send is unresolved from the time it was sent.
+   */
+  readonly takenOverFrom?: LeaseHolder | undefined;
 }
 
 /** What a create under a lease came to, as a waiting process reads it. */
@@ -36,10 +63,19 @@ export type CreateOutcome =
     }
   | {
       /**
-       * Nobody knows whether the create reached the server (the holder's grace window ran out). A
-       * waiting process must not send it either: it looks the object up, or reports it unresolved.
+       * Nobody knows whether the create reached the server: it is being sent (recorded just before
+       * the request leaves, so a holder that dies mid-send leaves this behind), or the holder's
+       * grace window ran out. A later holder must not send it either: it looks the object up, or
+       * reports it unresolved, until the unresolved rule's window since `recordedAt` has passed.
        */
       readonly state: 'unresolved';
+    }
+  | {
+      /**
+       * The create never reached the server, or the server refused it (a 4xx): no object exists
+       * from it, and the next holder may send its own.
+       */
+      readonly state: 'refused';
     };
 
 /** A {@link CreateOutcome} as stored: with the fence of the lease that wrote it and when. */
@@ -81,6 +117,12 @@ export interface Coordination {
    * lease's fence is no longer the newest for its key.
    */
   recordCreateOutcome(lease: CreateLease, outcome: CreateOutcome): Promise<boolean>;
+  /**
+   * Optional: the lease another holder has on (clientId, correlationId), if any, so that a waiting
+   * process can say what it waits for (and until when). Coordinations without it are waited on
+   * silently, up to the lease's time to live.
+   */
+  describeCreateLease?(clientId: string, correlationId: string): Promise<HeldCreateLease | undefined>;
   /** The outcome last recorded for (clientId, correlationId), if any. */
   readCreateOutcome(clientId: string, correlationId: string): Promise<CreateOutcomeRecord | undefined>;
   /**

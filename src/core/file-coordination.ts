@@ -56,7 +56,9 @@ function isOutcome(value: unknown): value is CreateOutcomeRecord {
   return (
     typeof record.fence === 'number' &&
     typeof record.recordedAt === 'number' &&
-    ((record.state === 'created' && typeof record.id === 'string') || record.state === 'unresolved')
+    ((record.state === 'created' && typeof record.id === 'string') ||
+      record.state === 'unresolved' ||
+      record.state === 'refused')
   );
 }
 

@@ -143,7 +143,7 @@ export class HttpCore {
 
   /** What the client's processes share. */
   get coordination(): Coordination {
-    this.#coordination ??= this.#config.coordination ?? new InProcessCoordination();
+    this.#coordination ??= this.#config.coordination ?? new InProcessCoordination(() => this.#config.clock.now());
     return this.#coordination;
   }
 

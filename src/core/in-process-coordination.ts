@@ -25,9 +25,23 @@ export class InProcessCoordination implements Coordination {
   readonly #pauses = new Map<string, number>();
   readonly #now: () => number;
 
-  /** @param now Epoch ms (default `Date.now`). */
-  constructor(now: () => number = Date.now) {
+  /**
+   * @param now Epoch ms: the clock of the clients it serves (default the wall clock), so that its
+   * leases and the age of its outcome records move with the time those clients wait by.
+   */
+  constructor(now: () => number = () => Date.now()) {
     this.#now = now;
+  }
+
+  /**
+   * Forgets every lease, outcome record and pause: a test's fresh start (the testing kit's
+   * `mock.reset()` calls it on the coordination of `mock.client()`). Exchanges already queued
+   * run on.
+   */
+  clear(): void {
+    this.#leases.clear();
+    this.#outcomes.clear();
+    this.#pauses.clear();
   }
 
   /** Takes the lease unless another holder has it and it has not expired. */
@@ -111,13 +125,26 @@ export class InProcessCoordination implements Coordination {
   }
 }
 
-const perOrigin = new Map<string, InProcessCoordination>();
+/** A clock as far as the coordination reads it. */
+interface NowSource {
+  now(): number;
+}
 
-/** The in-process coordination of every client of this process talking to `origin`. */
-export function processCoordination(origin: string): InProcessCoordination {
+const perClock = new WeakMap<NowSource, Map<string, InProcessCoordination>>();
+
+/**
+ * The in-process coordination of every client of this process that talks to `origin` on `clock`
+ * (clients on the wall clock share one per origin; a test clock gets its own, on its own time).
+ */
+export function processCoordination(origin: string, clock: NowSource): InProcessCoordination {
+  let perOrigin = perClock.get(clock);
+  if (!perOrigin) {
+    perOrigin = new Map();
+    perClock.set(clock, perOrigin);
+  }
   let coordination = perOrigin.get(origin);
   if (!coordination) {
-    coordination = new InProcessCoordination();
+    coordination = new InProcessCoordination(() => clock.now());
     perOrigin.set(origin, coordination);
   }
   return coordination;

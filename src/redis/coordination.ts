@@ -172,7 +172,7 @@ export class RedisCoordination implements Coordination {
     const recordedAt = integer(atText);
     if (Number.isNaN(fence) || Number.isNaN(recordedAt)) return undefined;
     if (state === 'created' && id) return { state, id, fence, recordedAt };
-    if (state === 'unresolved') return { state, fence, recordedAt };
+    if (state === 'unresolved' || state === 'refused') return { state, fence, recordedAt };
     return undefined;
   }
 
