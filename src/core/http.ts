@@ -143,7 +143,8 @@ export class HttpCore {
 
   /** What the client's processes share. */
   get coordination(): Coordination {
-    this.#coordination ??= this.#config.coordination ?? new InProcessCoordination(() => this.#config.clock.now());
+    this.#coordination ??=
+      this.#config.coordination ?? new InProcessCoordination(() => this.#config.clock.now());
     return this.#coordination;
   }
 
