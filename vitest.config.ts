@@ -26,7 +26,12 @@ export const shared = {
  * built declarations (the packaging checks, vitest.package.config.ts) and the fleet suite on a real
  * redis-server (`npm run test:fleet`, vitest.fleet.config.ts).
  */
-const NOT_IN_NPM_TEST = ['test/examples/**', 'test/package/declarations.test.ts', 'test/fleet/**'];
+const NOT_IN_NPM_TEST = [
+  'test/examples/**',
+  'test/package/declarations.test.ts',
+  'test/fleet/**',
+  'test/seams/**',
+];
 
 // `npm test`. The type tests (`*.test-d.ts`) are checked by `npm run typecheck`: tsconfig.json
 // includes test/, and a failed `expectTypeOf` assertion is a compile error there, so vitest does
