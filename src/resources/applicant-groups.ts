@@ -1,15 +1,17 @@
 /** Applicant groups: the current interface (docs/wire-contract.md §4.1 to §4.3). */
-import { APIPromise } from '../core/api-promise.js';
+import { APIPromise, type WithResponse } from '../core/api-promise.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/batch.js';
-import { GroupNotFoundError } from '../core/errors.js';
+import { GroupMayHaveBeenCreatedError, GroupNotFoundError } from '../core/errors.js';
 import type { HttpCore, RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
 import { pollUntilSettled } from '../core/poll.js';
+import { parseRequest } from '../core/validate.js';
 import {
   type ApplicantGroup,
   type ApplicantGroupCreateParams,
   type ApplicantGroupListParams,
+  applicantGroupCreateParamsSchema,
   applicantGroupCreateWireSchema,
   applicantGroupListParamsSchema,
   applicantGroupListResponseSchema,
@@ -22,6 +24,7 @@ import {
   type ReportDetail,
 } from '../schemas/reports.js';
 import type { WebhookEvent } from '../schemas/webhooks.js';
+import { passGate } from './create-gate.js';
 import { type CreateOnceOptions, type CreateOnceResult, createOnce } from './create-once.js';
 import { recoveryLookup } from './group-lookup.js';
 import {
@@ -78,6 +81,18 @@ export interface WaitOptions extends RequestOptions {
   onStatusChange?: (group: ApplicantGroup) => void;
 }
 
+/** Options of {@link ApplicantGroups.createMany}. */
+export interface CreateManyOptions extends BatchOptions {
+  /** Each call's options; `coordinationFailure` applies with `once` only. */
+  request?: CreateOnceOptions;
+  /**
+   * Create each through {@link ApplicantGroups.createOnce}: a household whose group exists is
+   * returned without sending (every body then needs a `correlation_id`), and each item settles
+   * with `{ group, created }`. Default false: each settles with the group `create` returned.
+   */
+  once?: boolean;
+}
+
 /** Whether a group will change no more: completed, or expired before completion. */
 export function isSettledGroup(group: ApplicantGroup): boolean {
   return group.status === 'completed' || group.is_expired;
@@ -111,11 +126,48 @@ export class ApplicantGroups extends APIResource {
   /**
    * Creates a group and, unless `is_invitation_disabled`, emails (and texts) every applicant.
    * Pass a `correlation_id`: after an ambiguous failure the SDK then looks the group up (over the
-   * grace window) instead of sending the invitations twice.
+   * grace window) instead of sending the invitations twice, and the create passes the client's
+   * create gate (the coordination's lease on the id), so a concurrent `createOnce` of the same
+   * household, here or in another process, waits for it and finds its group. It still creates a
+   * new group under a reused id: use {@link ApplicantGroups.createOnce} to find one first.
    */
   create(body: ApplicantGroupCreateParams, options?: RequestOptions): APIPromise<ApplicantGroup> {
+    const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
+    if (correlationId === undefined) return new APIPromise(this.#send(body, options));
+    const core = this.core;
+    const gated = async (): Promise<WithResponse<ApplicantGroup>> => {
+      // Bad input is refused before the coordination is asked (it may be a network store).
+      parseRequest(applicantGroupCreateParamsSchema, body, 'Invalid request body');
+      return passGate(
+        core,
+        {
+          correlationId,
+          caller: 'create',
+          options: options ?? {},
+          policy: core.coordinationFailure,
+          heldThroughout: (reason) =>
+            new GroupMayHaveBeenCreatedError(
+              applicantGroupOperations.create.path,
+              correlationId,
+              undefined,
+              `create (POST ${applicantGroupOperations.create.path})`,
+              reason,
+            ),
+        },
+        (held) =>
+          held.send(
+            () => this.#send(body, options),
+            (created) => created.data.id,
+          ),
+      );
+    };
+    return new APIPromise(gated());
+  }
+
+  /** Sends a create (recovery included) without passing the gate: its caller holds the lease. */
+  #send(body: ApplicantGroupCreateParams, options?: RequestOptions): Promise<WithResponse<ApplicantGroup>> {
     const refusal = this.#rent.refusal();
-    if (refusal) return new APIPromise(Promise.reject(refusal));
+    if (refusal) return Promise.reject(refusal);
     const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
     // Only a group of this household created since the call began is this create's result.
     const startedAt = this.core.clock.now();
@@ -134,12 +186,10 @@ export class ApplicantGroups extends APIResource {
       Object.assign({}, call, { bodySchema: applicantGroupCreateWireSchema(this.#rent.unit) }),
     );
     // The body passed validation by the time a response exists, so its rent is well formed.
-    return new APIPromise(
-      result.then((value) => {
-        this.#rent.check(rentCentsMeant(body), value.data);
-        return value;
-      }),
-    );
+    return result.then((value) => {
+      this.#rent.check(rentCentsMeant(body), value.data);
+      return value;
+    });
   }
 
   /**
@@ -158,7 +208,7 @@ export class ApplicantGroups extends APIResource {
       {
         core: this.core,
         path: applicantGroupOperations.create.path,
-        create: (createBody, createOptions) => this.create(createBody, createOptions),
+        create: async (createBody, createOptions) => (await this.#send(createBody, createOptions)).data,
         list: (params, listOptions) => this.list(params, listOptions),
       },
       body,
@@ -224,26 +274,31 @@ export class ApplicantGroups extends APIResource {
   /**
    * Creates many groups, `concurrency` at a time (default 8), and returns one result per body in
    * input order: a failure never discards a sibling's result. Give each body a `correlation_id`
-   * so that ambiguous failures are recovered instead of reported.
+   * so that ambiguous failures are recovered instead of reported. With `once: true` each body
+   * goes through {@link ApplicantGroups.createOnce} and settles with `{ group, created }`.
    */
   createMany(
     bodies: readonly ApplicantGroupCreateParams[],
-    options: BatchOptions & {
-      /** Each call's options; `coordinationFailure` applies with `once` only. */
-      request?: CreateOnceOptions;
-      /**
-       * Create each through {@link ApplicantGroups.createOnce}: a household whose group exists is
-       * returned without sending (every body then needs a `correlation_id`). Default false.
-       */
-      once?: boolean;
-    } = {},
-  ): Promise<Settled<ApplicantGroup>[]> {
+    options: CreateManyOptions & { once: true },
+  ): Promise<Settled<CreateOnceResult>[]>;
+  createMany(
+    bodies: readonly ApplicantGroupCreateParams[],
+    options?: CreateManyOptions & { once?: false | undefined },
+  ): Promise<Settled<ApplicantGroup>[]>;
+  createMany(
+    bodies: readonly ApplicantGroupCreateParams[],
+    options?: CreateManyOptions,
+  ): Promise<Settled<ApplicantGroup>[] | Settled<CreateOnceResult>[]>;
+  createMany(
+    bodies: readonly ApplicantGroupCreateParams[],
+    options: CreateManyOptions = {},
+  ): Promise<Settled<ApplicantGroup>[] | Settled<CreateOnceResult>[]> {
     const { coordinationFailure, ...request } = options.request ?? {};
-    const createOne = options.once
-      ? async (body: ApplicantGroupCreateParams) =>
-          (await this.createOnce(body, Object.assign({}, request, { coordinationFailure }))).group
-      : (body: ApplicantGroupCreateParams) => this.create(body, request);
-    return mapSettled(bodies, createOne, options);
+    if (options.once) {
+      const onceOptions = Object.assign({}, request, { coordinationFailure });
+      return mapSettled(bodies, (body) => this.createOnce(body, onceOptions), options);
+    }
+    return mapSettled(bodies, (body) => this.create(body, request), options);
   }
 
   /** The household and individual reports of a group (404 NotFoundError for an unknown group). */

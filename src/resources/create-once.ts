@@ -7,12 +7,7 @@
  * instead of creating again.
  */
 import type { RequestOptions } from '../core/call.js';
-import type {
-  CoordinationFailurePolicy,
-  CreateLease,
-  CreateOutcome,
-  CreateOutcomeRecord,
-} from '../core/coordination.js';
+import type { CoordinationFailurePolicy } from '../core/coordination.js';
 import { GroupMayHaveBeenCreatedError, RequestValidationError } from '../core/errors.js';
 import type { HttpCore } from '../core/http.js';
 import type { PagePromise } from '../core/pagination.js';
@@ -26,6 +21,7 @@ import {
 } from '../schemas/applicant-groups.js';
 import { rentCentsMeant } from '../schemas/rent.js';
 import { CorrelationConflictError } from './correlation-conflict.js';
+import { type HeldGate, passGate } from './create-gate.js';
 import { groupsUnder, newestGroup } from './group-lookup.js';
 import {
   type HouseholdBody,
@@ -56,6 +52,7 @@ export interface CreateOnceOptions extends RequestOptions {
 export interface CreateOnceDeps {
   core: HttpCore;
   path: string;
+  /** Sends the create, recovery included, without passing the gate (createOnce holds its lease). */
   create(body: ApplicantGroupCreateParams, options?: RequestOptions): Promise<ApplicantGroup>;
   list(params: ApplicantGroupListParams, options?: RequestOptions): PagePromise<ApplicantGroup>;
 }
@@ -66,9 +63,6 @@ export interface CreateOnceDeps {
  * was never created.
  */
 const UNRESOLVED_RECHECK_MS = 10 * 60_000;
-
-/** The longest pause between two tries of a lease another process holds (ms). */
-const LEASE_POLL_MAX_MS = 1_000;
 
 interface Running {
   bodyKey: string;
@@ -98,10 +92,6 @@ function asGroup(body: HouseholdBody): HouseholdGroup {
     monthly_rent_cents: rentCentsMeant(body) ?? Number.NaN,
     unit_number: body.property?.unit ?? '',
   };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
 }
 
 /** Checks the body before any I/O and returns its correlation id. */
@@ -161,8 +151,9 @@ export function createOnce(
 }
 
 /**
- * One createOnce: lease, look up, create if absent, record, release. Without a lease (the
- * coordination failed and the caller opted to continue) it only looks up and creates.
+ * One createOnce: through the create gate (lease, look up, create if absent, record, release).
+ * Without a lease (the coordination failed and the caller opted to continue) it only looks up and
+ * creates.
  */
 class OnceCall {
   readonly #deps: CreateOnceDeps;
@@ -170,8 +161,6 @@ class OnceCall {
   readonly #correlationId: string;
   readonly #options: RequestOptions;
   readonly #policy: CoordinationFailurePolicy;
-  /** Set once this call has logged a coordination failure: it logs one per call. */
-  #warned = false;
 
   constructor(
     deps: CreateOnceDeps,
@@ -191,89 +180,52 @@ class OnceCall {
     return this.#deps.core;
   }
 
-  async run(): Promise<CreateOnceResult> {
-    const coordination = this.#core.coordination;
-    // The lease outlives a lookup and the whole create, grace window included.
-    const ttl = 2 * this.#core.createBudgetMs(this.#options);
-    const lease = await this.#acquire(ttl);
-    if (lease === undefined) return this.#decide(undefined);
-    try {
-      return await this.#decide(lease);
-    } finally {
-      await coordination.releaseCreateLease(lease).catch((error: unknown) => {
-        this.#warn(`the create lease could not be released (${describe(error)}); it lapses on its own`);
-      });
-    }
+  run(): Promise<CreateOnceResult> {
+    return passGate(
+      this.#core,
+      {
+        correlationId: this.#correlationId,
+        caller: 'createOnce',
+        options: this.#options,
+        policy: this.#policy,
+        heldThroughout: (reason) => this.#unresolved(reason),
+      },
+      (held) => this.#decide(held),
+    );
   }
 
-  /** Logs a coordination problem, once per call. */
-  #warn(problem: string): void {
-    if (this.#warned) return;
-    this.#warned = true;
-    this.#core.logger.warn(`createOnce (correlation_id "${this.#correlationId}"): ${problem}.`);
-  }
-
-  /**
-   * Takes the lease, waiting (up to `ttl`) while another process holds it. `undefined` when the
-   * coordination failed and the policy is `'continue'`, but only if no other holder was seen: a
-   * lease held by another process is never bypassed.
-   */
-  async #acquire(ttl: number): Promise<CreateLease | undefined> {
-    const { coordination, coordinationKey, clock } = this.#core;
-    const waitEnd = clock.now() + ttl;
-    for (let poll = 0; ; poll++) {
-      let lease: CreateLease | undefined;
-      try {
-        lease = await coordination.acquireCreateLease(coordinationKey, this.#correlationId, ttl);
-      } catch (error) {
-        if (this.#policy === 'refuse' || poll > 0) throw error;
-        this.#warn(
-          `the coordination failed (${describe(error)}); creating without the lease (coordinationFailure: 'continue'), so another process may send the same create`,
-        );
-        return undefined;
-      }
-      if (lease) return lease;
-      const left = waitEnd - clock.now();
-      if (left <= 0) {
-        throw this.#unresolved(
-          'another process held the create lease for this correlation id for the whole wait',
-        );
-      }
-      await clock.sleep(Math.min(exponentialBackoffMs(poll), LEASE_POLL_MAX_MS, left), this.#options.signal);
-    }
-  }
-
-  /** Looks up, then creates if absent; under `lease` when there is one. */
-  async #decide(lease: CreateLease | undefined): Promise<CreateOnceResult> {
-    const recorded = lease ? await this.#readOutcome() : undefined;
+  /** Looks up, then creates if absent; under the gate's lease when there is one. */
+  async #decide(held: HeldGate): Promise<CreateOnceResult> {
+    const recorded = await held.readOutcome();
     const found = this.#pick(await this.#lookup());
     if (found) {
       if (recorded?.state !== 'created' || recorded.id !== found.id)
-        await this.#record(lease, { state: 'created', id: found.id });
+        await held.record({ state: 'created', id: found.id });
       return { group: found, created: false };
     }
+    const clock = this.#core.clock;
     // An unresolved create long past is settled by the lookup above: its group never appeared.
     const settledLongAgo =
-      recorded?.state === 'unresolved' && Date.now() - recorded.recordedAt > UNRESOLVED_RECHECK_MS;
-    if (recorded && !settledLongAgo) {
+      recorded?.state === 'unresolved' && clock.now() - recorded.recordedAt > UNRESOLVED_RECHECK_MS;
+    if (recorded && recorded.state !== 'refused' && !settledLongAgo) {
       // An earlier create under this id: its group has not shown in the list yet, or nobody knows
-      // whether it exists. Either way it is not sent again: wait for it over the grace window.
-      const group = await this.#awaitEarlier();
+      // whether it exists. Either way it is not sent again: wait for it over the grace window that
+      // began when it was sent (a holder that died long ago gets one more lookup, no wait).
+      const grace = this.#options.createGraceWindow ?? this.#core.createGraceWindowMs;
+      const windowLeft = Math.max(0, grace - Math.max(0, clock.now() - recorded.recordedAt));
+      const group = await this.#awaitEarlier(windowLeft);
       if (group) return { group, created: false };
       throw this.#unresolved(
         recorded.state === 'created'
           ? `group ${recorded.id}, recorded as created under it, did not appear in the list within the grace window`
-          : 'an earlier create under it ended unresolved, and its group did not appear within the grace window',
+          : 'an earlier create under it may have reached the server (it ended unresolved, or its process stopped while sending it), and its group did not appear within the grace window',
       );
     }
-    try {
-      const group = await this.#deps.create(this.#body, this.#options);
-      await this.#record(lease, { state: 'created', id: group.id });
-      return { group, created: true };
-    } catch (error) {
-      if (error instanceof GroupMayHaveBeenCreatedError) await this.#record(lease, { state: 'unresolved' });
-      throw error;
-    }
+    const group = await held.send(
+      () => this.#deps.create(this.#body, this.#options),
+      (created) => created.id,
+    );
+    return { group, created: true };
   }
 
   #lookup(): Promise<ApplicantGroup[]> {
@@ -297,39 +249,16 @@ class OnceCall {
     return undefined;
   }
 
-  /** Polls the lookup over the grace window for the group an earlier holder may have created. */
-  async #awaitEarlier(): Promise<ApplicantGroup | undefined> {
+  /** Polls the lookup for `windowMs` for the group an earlier holder may have created. */
+  async #awaitEarlier(windowMs: number): Promise<ApplicantGroup | undefined> {
     const clock = this.#core.clock;
-    const end = clock.now() + (this.#options.createGraceWindow ?? this.#core.createGraceWindowMs);
+    const end = clock.now() + windowMs;
     for (let poll = 0; ; poll++) {
       const left = end - clock.now();
       if (left <= 0) return undefined;
       await clock.sleep(Math.min(exponentialBackoffMs(poll), left), this.#options.signal);
       const found = this.#pick(await this.#lookup());
       if (found) return found;
-    }
-  }
-
-  /** The outcome an earlier holder recorded; with `'continue'`, a failing read counts as none. */
-  async #readOutcome(): Promise<CreateOutcomeRecord | undefined> {
-    const { coordination, coordinationKey } = this.#core;
-    try {
-      return await coordination.readCreateOutcome(coordinationKey, this.#correlationId);
-    } catch (error) {
-      if (this.#policy === 'refuse') throw error;
-      this.#warn(
-        `the coordination could not read an earlier create's outcome (${describe(error)}); going on from the lookup alone (coordinationFailure: 'continue')`,
-      );
-      return undefined;
-    }
-  }
-
-  async #record(lease: CreateLease | undefined, outcome: CreateOutcome): Promise<void> {
-    if (!lease) return;
-    try {
-      await this.#core.coordination.recordCreateOutcome(lease, outcome);
-    } catch (error) {
-      this.#warn(`the create's outcome could not be recorded (${describe(error)})`);
     }
   }
 

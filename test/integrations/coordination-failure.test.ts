@@ -173,7 +173,10 @@ describe('a failing coordination', () => {
     const error = await caught(sdk.applicantGroups.createOnce(groupCreateBody('ana@example.com', 'U-6')));
     expect(error).toBeInstanceOf(GroupMayHaveBeenCreatedError);
     expect(mock.stats.count(CREATE)).toBe(0);
-    expect(warnings).toEqual([]);
+    // The wait is announced once; the lease held by another holder is not a coordination failure.
+    expect(warnings).toEqual([
+      '[applicant-verification] createOnce (correlation_id "U-6"): waiting for the create lease, held by another holder; it creates nothing meanwhile.',
+    ]);
   });
 
   it('an invalid coordinationFailure is a ConfigurationError naming it', () => {

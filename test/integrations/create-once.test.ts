@@ -148,13 +148,14 @@ describe('createOnce', () => {
     }
   });
 
-  it('createMany with once: a rerun of the batch sends nothing new', async () => {
+  it('createMany with once: a rerun of the batch sends nothing new, and each item says whether it created', async () => {
     const bodies = ['a', 'b', 'c'].map((name) => groupCreateBody(`${name}@example.com`, `BATCH-${name}`));
     const first = await client.applicantGroups.createMany(bodies, { once: true });
     const again = await client.applicantGroups.createMany(bodies, { once: true });
-    expect(first.every((result) => result.ok)).toBe(true);
-    expect(again.map((result) => result.ok && result.value.id)).toEqual(
-      first.map((result) => result.ok && result.value.id),
+    expect(first.map((result) => result.ok && result.value.created)).toEqual([true, true, true]);
+    expect(again.map((result) => result.ok && result.value.created)).toEqual([false, false, false]);
+    expect(again.map((result) => result.ok && result.value.group.id)).toEqual(
+      first.map((result) => result.ok && result.value.group.id),
     );
     expect(mock.stats.count(CREATE)).toBe(3);
   });

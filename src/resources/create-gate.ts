@@ -1,0 +1,200 @@
+/**
+ * The gate every create with a correlation id passes: the coordination's lease on (client id,
+ * correlation id), held while the create runs, so that concurrent paths (`create`, `createOnce`,
+ * `createMany`, the CLI, another process on the same coordination) wait for one another's
+ * outcome instead of sending the same household twice. Under the lease the holder records
+ * `unresolved` just before its request leaves (a holder that dies mid-send leaves that behind,
+ * dated when it was sent) and what the create came to once it knows.
+ *
+ * The lease's waits read the client's clock; its expiry is the coordination's (docs/safe-creates.md,
+ * "Which clock").
+ */
+import type {
+  CoordinationFailurePolicy,
+  CreateLease,
+  CreateOutcome,
+  CreateOutcomeRecord,
+  HeldCreateLease,
+} from '../core/coordination.js';
+import { APIConnectionError, APIError, RateLimitError, RequestValidationError } from '../core/errors.js';
+import type { HttpCore, RequestOptions } from '../core/http.js';
+import { exponentialBackoffMs } from '../core/retry.js';
+
+/** The longest pause between two tries of a lease another holder has (ms). */
+const LEASE_POLL_MAX_MS = 1_000;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
+}
+
+/** What a create's failure says about the server: refused (nothing exists), or unknown. */
+export function outcomeOfFailure(error: unknown): CreateOutcome['state'] {
+  if (error instanceof RequestValidationError) return 'refused';
+  if (error instanceof RateLimitError) return 'refused';
+  if (error instanceof APIError && error.status >= 400 && error.status < 500) return 'refused';
+  if (error instanceof APIConnectionError && error.requestNotSent) return 'refused';
+  return 'unresolved';
+}
+
+/** How one pass through the gate goes: who it is for, and what to do when the coordination fails. */
+export interface GatePass {
+  /** The correlation id the lease covers. */
+  correlationId: string;
+  /** Names the call in log lines ("create", "createOnce"). */
+  caller: string;
+  /** The create's options: its signal, and its budget (the lease outlives it). */
+  options: RequestOptions;
+  /** What to do when the coordination throws as the lease is taken. */
+  policy: CoordinationFailurePolicy;
+  /** Builds the error thrown when another holder keeps the lease for the whole wait. */
+  heldThroughout(reason: string): Error;
+}
+
+/** The lease a create holds, and its records. */
+export class HeldGate {
+  readonly #core: HttpCore;
+  readonly #pass: GatePass;
+  /** `undefined` when the coordination failed and the policy let the create go on without it. */
+  readonly lease: CreateLease | undefined;
+  #warned = false;
+
+  /** @internal Built by {@link passGate}. */
+  constructor(core: HttpCore, pass: GatePass, lease: CreateLease | undefined) {
+    this.#core = core;
+    this.#pass = pass;
+    this.lease = lease;
+  }
+
+  /** Logs a coordination problem, once per pass. */
+  warn(problem: string): void {
+    if (this.#warned) return;
+    this.#warned = true;
+    this.#core.logger.warn(
+      `${this.#pass.caller} (correlation_id "${this.#pass.correlationId}"): ${problem}.`,
+    );
+  }
+
+  /** The outcome an earlier holder recorded; with `'continue'`, a failing read counts as none. */
+  async readOutcome(): Promise<CreateOutcomeRecord | undefined> {
+    if (!this.lease) return undefined;
+    const { coordination, coordinationKey } = this.#core;
+    try {
+      return await coordination.readCreateOutcome(coordinationKey, this.#pass.correlationId);
+    } catch (error) {
+      if (this.#pass.policy === 'refuse') throw error;
+      this.warn(
+        `the coordination could not read an earlier create's outcome (${describe(error)}); going on from the lookup alone (coordinationFailure: 'continue')`,
+      );
+      return undefined;
+    }
+  }
+
+  /** Records `outcome` under the lease (nothing without one); a failing write is logged. */
+  async record(outcome: CreateOutcome): Promise<void> {
+    if (!this.lease) return;
+    try {
+      await this.#core.coordination.recordCreateOutcome(this.lease, outcome);
+    } catch (error) {
+      this.warn(`the create's outcome could not be recorded (${describe(error)})`);
+    }
+  }
+
+  /**
+   * Sends the create under the lease: records `unresolved` first (so a holder that dies mid-send
+   * leaves that, dated now), then what it came to: the object's id, `refused` when the server
+   * refused it or it never left, or `unresolved` (kept from before sending) when nobody knows.
+   */
+  async send<T>(create: () => Promise<T>, idOf: (created: T) => string): Promise<T> {
+    await this.record({ state: 'unresolved' });
+    let created: T;
+    try {
+      created = await create();
+    } catch (error) {
+      if (outcomeOfFailure(error) === 'refused') await this.record({ state: 'refused' });
+      throw error;
+    }
+    await this.record({ state: 'created', id: idOf(created) });
+    return created;
+  }
+
+  /** Gives the lease back; a failing release is logged (the lease lapses on its own). */
+  async release(): Promise<void> {
+    if (!this.lease) return;
+    await this.#core.coordination.releaseCreateLease(this.lease).catch((error: unknown) => {
+      this.warn(`the create lease could not be released (${describe(error)}); it lapses on its own`);
+    });
+  }
+}
+
+/**
+ * Runs `task` holding the lease on (client id, `pass.correlationId`), waiting while another holder
+ * has it (up to the lease's time to live: twice the create's budget), and releases it after.
+ */
+export async function passGate<T>(
+  core: HttpCore,
+  pass: GatePass,
+  task: (held: HeldGate) => Promise<T>,
+): Promise<T> {
+  const held = await acquire(core, pass);
+  try {
+    return await task(held);
+  } finally {
+    await held.release();
+  }
+}
+
+function holderText(held: HeldCreateLease | undefined): string {
+  const holder = held?.holder;
+  const who = holder ? `process ${holder.pid} on ${holder.host}` : 'another holder';
+  return held ? `${who}, until ${new Date(held.expiresAt).toISOString()} at the latest` : who;
+}
+
+/**
+ * Takes the lease, waiting while another holder has it. `lease: undefined` when the coordination
+ * failed and the policy is `'continue'`, but only if no other holder was seen: a lease held by
+ * another process is never bypassed.
+ */
+async function acquire(core: HttpCore, pass: GatePass): Promise<HeldGate> {
+  const { coordination, coordinationKey, clock } = core;
+  // The lease outlives a lookup and the whole create, grace window included.
+  const ttl = 2 * core.createBudgetMs(pass.options);
+  const waitEnd = clock.now() + ttl;
+  let told = false;
+  for (let poll = 0; ; poll++) {
+    let lease: CreateLease | undefined;
+    try {
+      lease = await coordination.acquireCreateLease(coordinationKey, pass.correlationId, ttl);
+    } catch (error) {
+      if (pass.policy === 'refuse' || poll > 0) throw error;
+      const held = new HeldGate(core, pass, undefined);
+      held.warn(
+        `the coordination failed (${describe(error)}); creating without the lease (coordinationFailure: 'continue'), so another process may send the same create`,
+      );
+      return held;
+    }
+    if (lease) {
+      const dead = lease.takenOverFrom;
+      if (dead) {
+        core.logger.warn(
+          `${pass.caller} (correlation_id "${pass.correlationId}"): took over the create lease from process ${dead.pid} on ${dead.host}, which no longer runs; a create it had sent counts as unresolved from when it was sent, and is looked up, not resent.`,
+        );
+      }
+      return new HeldGate(core, pass, lease);
+    }
+    const left = waitEnd - clock.now();
+    if (left <= 0)
+      throw pass.heldThroughout(
+        'another holder kept the create lease for this correlation id for the whole wait',
+      );
+    if (!told) {
+      told = true;
+      const held = await coordination
+        .describeCreateLease?.(coordinationKey, pass.correlationId)
+        .catch(() => undefined);
+      core.logger.warn(
+        `${pass.caller} (correlation_id "${pass.correlationId}"): waiting for the create lease, held by ${holderText(held)}; it creates nothing meanwhile.`,
+      );
+    }
+    await clock.sleep(Math.min(exponentialBackoffMs(poll), LEASE_POLL_MAX_MS, left), pass.options.signal);
+  }
+}
