@@ -28,7 +28,6 @@ import { Auth } from './resources/auth.js';
 import { OPERATIONS } from './resources/operations.js';
 import { RentEchoCheck } from './resources/rent-echo.js';
 import { Reports } from './resources/reports.js';
-import { groupMayHaveBeenCreated } from './resources/resource.js';
 import { ScreeningGroups } from './resources/screening-groups.js';
 import { Webhooks } from './resources/webhooks.js';
 import { VERSION } from './version.js';
@@ -69,6 +68,7 @@ export class ClientBase {
   readonly post: RawPostMethod;
   readonly #close: () => Promise<void>;
   readonly #stopPauses: () => void;
+  readonly #core: HttpCore;
 
   /** Options default to the `VERIFICATION_*` environment variables; see {@link ClientOptions}. */
   constructor(options: ClientOptions, connector: Connector) {
@@ -119,6 +119,7 @@ export class ClientBase {
               resolved.tokenStore,
               resolved.credentials.clientId,
               logger,
+              () => clock.now(),
             ),
             resolved.coordination,
             resolved.credentials.clientId,
@@ -129,6 +130,7 @@ export class ClientBase {
           () => clock.now(),
         )
       : new StaticTokenSource(resolved.accessToken ?? '');
+    this.#core = core;
     this.#stopPauses = sharePauses(core, resolved.coordination, coordinationKey, logger);
     core.useTokens(tokens);
     this.applicantGroups = new ApplicantGroups(
@@ -143,11 +145,15 @@ export class ClientBase {
       request: this.request,
       get: this.get,
       post: this.post,
-    } = rawRequestMethods(core, groupMayHaveBeenCreated, indexOperations(OPERATIONS)));
+    } = rawRequestMethods(core, indexOperations(OPERATIONS)));
   }
 
-  /** Closes the connections the client opened, so a batch script can exit. */
+  /**
+   * Closes the connections the client opened, so a batch script can exit. Every call made after
+   * it is refused with `ClientClosedError`, before any I/O.
+   */
   close(): Promise<void> {
+    this.#core.close();
     this.#stopPauses();
     return this.#close();
   }

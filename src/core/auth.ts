@@ -110,7 +110,7 @@ export class TokenManager implements TokenSource {
    * returns the JWT. `now` is the client's clock (epoch ms), so a test clock shared with the mock
    * sees tokens expire when the mock does.
    */
-  constructor(exchange: TokenExchange, logger: Logger, now: () => number = Date.now) {
+  constructor(exchange: TokenExchange, logger: Logger, now: () => number) {
     this.#exchange = exchange;
     this.#logger = logger;
     this.#now = now;

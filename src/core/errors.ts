@@ -332,18 +332,46 @@ export class ResponseTooLargeError extends VerificationError {
 }
 
 /**
+ * A request that is not safe to resend failed after it may have reached the server (a timeout or
+ * reset after it was written, a 5xx, an unreadable body): nobody knows whether the server acted on
+ * it, and the SDK did not send it again. A raw `client.post` throws this; pass `lookup` to have
+ * the SDK look for its result, or `idempotent: true` when a resend is harmless.
+ */
+export class RequestOutcomeUnknownError extends VerificationError {
+  override name = 'RequestOutcomeUnknownError';
+  /** The path that was posted to. */
+  readonly path: string;
+
+  /**
+   * @param path The path that was posted to.
+   * @param cause The ambiguous failure that stopped the request.
+   * @param message What happened, as a sentence.
+   */
+  constructor(path: string, cause: unknown, message?: string) {
+    super(
+      message ??
+        `The request to ${path} failed after it may have reached the server, so the server may have acted on it; it was not resent.`,
+      { cause },
+    );
+    this.path = path;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), path: this.path };
+  }
+}
+
+/**
  * A create failed in a way that leaves it unknown whether the server created the group (and sent
  * invitations). The SDK did not resend, to avoid duplicate emails. With a `correlationId` it
  * looked the group up for the whole grace window without finding it: look it up again later
  * (`createOnce` with the same body returns it if it appeared, and creates it only if it is still
  * absent).
  */
-export class GroupMayHaveBeenCreatedError extends VerificationError {
+export class GroupMayHaveBeenCreatedError extends RequestOutcomeUnknownError {
   override name = 'GroupMayHaveBeenCreatedError';
   /** The `correlation_id` sent with the create, if any. */
   readonly correlationId: string | undefined;
-  /** The path that was posted to. */
-  readonly path: string;
 
   /**
    * @param cause The ambiguous failure (timeout, reset, 5xx, unreadable body) that stopped the create.
@@ -358,19 +386,32 @@ export class GroupMayHaveBeenCreatedError extends VerificationError {
     searched?: string,
   ) {
     super(
+      path,
+      cause,
       `${what ?? `The create request to ${path}`} failed after it may have reached the server, so the group may have been created and invitations sent; it was not resent. ${
         correlationId
           ? `Looked up by correlation_id "${correlationId}": ${searched ?? 'not found'}. Later, call createOnce with the same body: it returns the group if it appeared and creates it only if it is still absent.`
           : 'Pass a correlation_id on creates so the SDK can look the group up instead.'
       }`,
-      { cause },
     );
     this.correlationId = correlationId;
-    this.path = path;
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), correlationId: this.correlationId, path: this.path };
+    return { ...super.toJSON(), correlationId: this.correlationId };
+  }
+}
+
+/**
+ * A call on a client after `close()`: it is refused before any I/O, and nothing is reopened (a
+ * pool opened again after close would keep the process alive, with nobody left to close it).
+ */
+export class ClientClosedError extends VerificationError {
+  override name = 'ClientClosedError';
+
+  /** @param what Names the refused call (method and path). */
+  constructor(what = 'This call') {
+    super(`${what} was made on a closed VerificationClient (close() was called); make a new client.`);
   }
 }
 

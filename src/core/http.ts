@@ -28,6 +28,7 @@ import {
   APIConnectionTimeoutError,
   APIError,
   AuthenticationError,
+  ClientClosedError,
   ResponseTooLargeError,
   ResponseValidationError,
   safeHeaders,
@@ -173,6 +174,17 @@ export class HttpCore {
     this.#tokens = tokens;
   }
 
+  /** Set by {@link close}: every later call is refused before any I/O. */
+  #closed = false;
+
+  /**
+   * Refuses every later call with {@link ClientClosedError} (the client's `close()` calls it
+   * before closing the connections): a call after close must not reopen a pool nobody will close.
+   */
+  close(): void {
+    this.#closed = true;
+  }
+
   /** Runs a call: the request starts at once; the result is an {@link APIPromise}. */
   request<S extends z.ZodType>(call: Call<S>): APIPromise<z.output<S>> {
     return new APIPromise(this.execute(call));
@@ -180,6 +192,11 @@ export class HttpCore {
 
   /** Like {@link request}, resolving to `{ data, response }` directly. Published on the call's tracing channel. */
   execute<S extends z.ZodType>(input: Call<S>): Promise<WithResponse<z.output<S>>> {
+    if (this.#closed) {
+      return Promise.reject(
+        new ClientClosedError(`${input.method} ${maskText(input.pathTemplate ?? input.path)}`),
+      );
+    }
     const operation = input.operation ?? RAW_REQUEST_OPERATION;
     const path = input.pathTemplate ?? input.path;
     return traceCall({ operation, method: input.method, path }, (trace) => this.#run(input, trace));

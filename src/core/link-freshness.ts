@@ -12,21 +12,26 @@ const STALE_LINK_STATUSES = new Set([400, 401, 403, 410]);
 export class LinkFreshness {
   readonly #receivedAt = new WeakMap<object, number>();
   readonly #lifetimeMs: number;
+  readonly #now: () => number;
 
-  /** @param lifetimeMs How long a link stays usable after its response was received. */
-  constructor(lifetimeMs: number) {
+  /**
+   * @param lifetimeMs How long a link stays usable after its response was received.
+   * @param now The client's clock (epoch ms): a test that moves it ages the links with it.
+   */
+  constructor(lifetimeMs: number, now: () => number) {
     this.#lifetimeMs = lifetimeMs;
+    this.#now = now;
   }
 
   /** Records that `carrier` was received now. */
   received(carrier: object): void {
-    this.#receivedAt.set(carrier, Date.now());
+    this.#receivedAt.set(carrier, this.#now());
   }
 
   /** Whether `carrier`'s link is past its lifetime; one received elsewhere has an unknown age: not stale. */
   isStale(carrier: object): boolean {
     const receivedAt = this.#receivedAt.get(carrier);
-    return receivedAt !== undefined && Date.now() - receivedAt > this.#lifetimeMs;
+    return receivedAt !== undefined && this.#now() - receivedAt > this.#lifetimeMs;
   }
 }
 

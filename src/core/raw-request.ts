@@ -8,8 +8,8 @@
  */
 import * as z from 'zod';
 import type { APIPromise } from './api-promise.js';
-import type { CreateRecovery } from './create-recovery.js';
-import { RequestValidationError, type ValidationIssue } from './errors.js';
+import type { UnresolvedCreate } from './create-recovery.js';
+import { RequestOutcomeUnknownError, RequestValidationError, type ValidationIssue } from './errors.js';
 import type { Call, HttpCore, RequestOptions } from './http.js';
 import type { OperationIndex } from './operation.js';
 import { RAW_REQUEST_OPERATION } from './tracing.js';
@@ -91,6 +91,19 @@ function pathIssues(path: unknown): ValidationIssue[] {
   return [];
 }
 
+/**
+ * A raw request is not a create: whatever its path, an ambiguous failure says only that the
+ * request may have reached the server (the caller knows what it was for).
+ */
+function outcomeUnknown(failure: UnresolvedCreate): RequestOutcomeUnknownError {
+  const looked = failure.searched ? ` Looked up with your lookup: ${failure.searched}.` : '';
+  return new RequestOutcomeUnknownError(
+    failure.path,
+    failure.cause,
+    `${failure.what} failed after it may have reached the server, so the server may have acted on it; it was not resent.${looked} Pass a lookup to find its result, or idempotent: true when a resend is harmless.`,
+  );
+}
+
 function bodyIssues(method: string, body: unknown): ValidationIssue[] {
   if (body === undefined) return [];
   if (method === 'GET') return [{ path: 'body', message: 'A GET request has no body', code: 'invalid_body' }];
@@ -109,7 +122,6 @@ function bodyIssues(method: string, body: unknown): ValidationIssue[] {
  */
 export function rawCall<S extends z.ZodType>(
   request: RawRequest<S>,
-  unresolved: CreateRecovery<unknown>['unresolved'],
   operations?: OperationIndex,
 ): Call<S | z.ZodUnknown> {
   const method: unknown = request.method;
@@ -131,7 +143,7 @@ export function rawCall<S extends z.ZodType>(
     callerSchema: request.schema !== undefined,
     options: request.options,
     safety: isGet || request.idempotent === true ? 'read' : 'create',
-    recovery: { correlationId: undefined, lookup: request.lookup, unresolved },
+    recovery: { correlationId: undefined, lookup: request.lookup, unresolved: outcomeUnknown },
     operation: declared?.name ?? RAW_REQUEST_OPERATION,
     pathTemplate: declared?.path,
   };
@@ -173,7 +185,6 @@ export interface RawPostMethod {
 /** The client's raw-request methods, sending through `core`; `operations` names the declared ones in traces. */
 export function rawRequestMethods(
   core: HttpCore,
-  unresolved: CreateRecovery<unknown>['unresolved'],
   operations?: OperationIndex,
 ): {
   request: RawRequestMethod;
@@ -183,7 +194,7 @@ export function rawRequestMethods(
   function request<S extends z.ZodType>(raw: RawRequest<S> & { schema: S }): APIPromise<z.output<S>>;
   function request(raw: RawRequest): APIPromise<unknown>;
   function request(raw: RawRequest): APIPromise<unknown> {
-    return core.request(rawCall(raw, unresolved, operations));
+    return core.request(rawCall(raw, operations));
   }
   function get<S extends z.ZodType>(
     path: string,

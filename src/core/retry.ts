@@ -62,7 +62,7 @@ export function mayHaveReachedServer(failure: AttemptFailure): boolean {
 }
 
 /** The wait the server asked for (`retry-after-ms`, or `Retry-After` in seconds or as an HTTP date). */
-export function retryAfterMs(headers: Record<string, string>, now = Date.now()): number | undefined {
+export function retryAfterMs(headers: Record<string, string>, now: number): number | undefined {
   const ms = headers['retry-after-ms'];
   if (ms !== undefined) {
     const value = Number(ms);
@@ -90,8 +90,8 @@ export function exponentialBackoffMs(retry: number, random = Math.random): numbe
 export function backoffMs(
   retry: number,
   headers: Record<string, string> = {},
-  random = Math.random,
-  now = Date.now(),
+  random: () => number,
+  now: number,
 ): number | undefined {
   const asked = retryAfterMs(headers, now);
   if (asked === undefined) return exponentialBackoffMs(retry, random);
@@ -116,7 +116,7 @@ export function defaultDeadlineMs(timeout: number, maxRetries: number): number {
  * (no pause) when it asked for more than the cap, since that call fails at once instead of
  * waiting and the client's other calls should not hang on it.
  */
-export function rateLimitPauseMs(headers: Record<string, string>, now = Date.now()): number | undefined {
+export function rateLimitPauseMs(headers: Record<string, string>, now: number): number | undefined {
   const asked = retryAfterMs(headers, now) ?? BACKOFF.initialMs;
   if (asked > BACKOFF.maxRetryAfterMs) return undefined;
   return Math.max(BACKOFF.floorMs, asked);

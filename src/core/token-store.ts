@@ -66,8 +66,8 @@ export interface SharedExchangeOptions {
   logger: Logger;
   /** Exchanges the client credentials for a new token. */
   exchange: () => Promise<IssuedToken>;
-  /** Clock, epoch ms (tests). */
-  now?: () => number;
+  /** The client's clock, epoch ms: a stored token's remaining life is judged on it. */
+  now: () => number;
 }
 
 /**
@@ -80,7 +80,7 @@ export function sharedTokenExchange(
   store: TokenStore,
   options: SharedExchangeOptions,
 ): () => Promise<IssuedToken> {
-  const now = options.now ?? Date.now;
+  const now = options.now;
   let last: string | undefined;
   return async () => {
     let stored: unknown;
@@ -118,22 +118,25 @@ export function sharedTokenExchange(
 
 /**
  * `exchange` as the client uses it: unchanged without a store; with one, shared through it
- * (see {@link sharedTokenExchange}), each exchanged token's expiry read from its claims.
+ * (see {@link sharedTokenExchange}), each exchanged token's expiry read from its claims (`now`:
+ * the client's clock, for a token without `exp`).
  */
 export function withTokenStore(
   exchange: TokenExchange,
   store: TokenStore | undefined,
   clientId: string,
   logger: Logger,
+  now: () => number,
 ): TokenExchange {
   if (!store) return exchange;
   return sharedTokenExchange(store, {
     clientId,
     logger,
+    now,
     exchange: async () => {
       const issued = await exchange();
       if (typeof issued !== 'string') return issued;
-      return { token: issued, expiresAt: readTokenLifetime(issued, Date.now()).expiresAt };
+      return { token: issued, expiresAt: readTokenLifetime(issued, now()).expiresAt };
     },
   });
 }

@@ -6,6 +6,7 @@ import type { HttpCore, RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
 import { pollUntilSettled } from '../core/poll.js';
+import { exponentialBackoffMs } from '../core/retry.js';
 import { parseRequest } from '../core/validate.js';
 import {
   type ApplicantGroup,
@@ -24,7 +25,7 @@ import {
   type ReportDetail,
 } from '../schemas/reports.js';
 import type { WebhookEvent } from '../schemas/webhooks.js';
-import { passGate } from './create-gate.js';
+import { gatedCreate } from './create-gate.js';
 import { type CreateOnceOptions, type CreateOnceResult, createOnce } from './create-once.js';
 import { recoveryLookup } from './group-lookup.js';
 import {
@@ -134,34 +135,28 @@ export class ApplicantGroups extends APIResource {
   create(body: ApplicantGroupCreateParams, options?: RequestOptions): APIPromise<ApplicantGroup> {
     const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
     if (correlationId === undefined) return new APIPromise(this.#send(body, options));
-    const core = this.core;
-    const gated = async (): Promise<WithResponse<ApplicantGroup>> => {
-      // Bad input is refused before the coordination is asked (it may be a network store).
+    // Bad input is refused before the coordination is asked (it may be a network store).
+    try {
       parseRequest(applicantGroupCreateParamsSchema, body, 'Invalid request body');
-      return passGate(
-        core,
-        {
-          correlationId,
-          caller: 'create',
-          options: options ?? {},
-          policy: core.coordinationFailure,
-          heldThroughout: (reason) =>
-            new GroupMayHaveBeenCreatedError(
-              applicantGroupOperations.create.path,
-              correlationId,
-              undefined,
-              `create (POST ${applicantGroupOperations.create.path})`,
-              reason,
-            ),
-        },
-        (held) =>
-          held.send(
-            () => this.#send(body, options),
-            (created) => created.data.id,
-          ),
-      );
+    } catch (error) {
+      return new APIPromise(Promise.reject(error));
+    }
+    const path = applicantGroupOperations.create.path;
+    const pass = {
+      correlationId,
+      caller: 'create',
+      options: options ?? {},
+      heldThroughout: (reason: string) =>
+        new GroupMayHaveBeenCreatedError(path, correlationId, undefined, `create (POST ${path})`, reason),
     };
-    return new APIPromise(gated());
+    return new APIPromise(
+      gatedCreate(
+        this.core,
+        pass,
+        () => this.#send(body, options),
+        (created) => created.data.id,
+      ),
+    );
   }
 
   /** Sends a create (recovery included) without passing the gate: its caller holds the lease. */
@@ -250,8 +245,9 @@ export class ApplicantGroups extends APIResource {
 
   /**
    * Polls a group until it is completed or expired, and returns it in that state. Pass the group
-   * object (not just its id) so each poll is one narrow request. Throws {@link GroupNotFoundError}
-   * when no group has the id.
+   * object (not just its id) so each poll is one narrow request, and so a group just created is
+   * waited for while the list lags behind it (up to the client's `createGraceWindow`). Throws
+   * {@link GroupNotFoundError} when no group has the id (for a group object: not within that window).
    */
   async waitForCompletion(
     group: string | ApplicantGroup,
@@ -259,14 +255,29 @@ export class ApplicantGroups extends APIResource {
   ): Promise<ApplicantGroup> {
     const id = typeof group === 'string' ? group : group.id;
     const hint: GroupLookupHint = typeof group === 'string' ? {} : group;
+    const clock = this.core.clock;
+    // A group object came from somewhere (a create just now): until it is first listed, the list
+    // may lag behind it, for up to the grace window. A bare id gets no such benefit of the doubt.
+    let lagEnd = typeof group === 'string' ? undefined : clock.now() + this.core.createGraceWindowMs;
+    const read = async (): Promise<ApplicantGroup> => {
+      for (let poll = 0; ; poll++) {
+        const found = await this.findById(id, hint, options);
+        if (found) {
+          lagEnd = undefined;
+          return found;
+        }
+        const left = lagEnd === undefined ? 0 : lagEnd - clock.now();
+        if (left <= 0) throw new GroupNotFoundError(id);
+        await clock.sleep(Math.min(exponentialBackoffMs(poll), left), options.signal);
+      }
+    };
     return pollUntilSettled({
-      read: async () =>
-        (await this.findById(id, hint, options)) ?? Promise.reject(new GroupNotFoundError(id)),
+      read,
       stateOf: (current) => `${current.status}${current.is_expired ? ' (expired)' : ''}`,
       settled: isSettledGroup,
       onChange: options.onStatusChange,
       intervalMs: options.pollInterval,
-      clock: this.core.clock,
+      clock,
       signal: options.signal,
     });
   }
@@ -281,14 +292,17 @@ export class ApplicantGroups extends APIResource {
     bodies: readonly ApplicantGroupCreateParams[],
     options: CreateManyOptions & { once: true },
   ): Promise<Settled<CreateOnceResult>[]>;
+  /** Creates many groups with `create`: each item settles with its group. */
   createMany(
     bodies: readonly ApplicantGroupCreateParams[],
     options?: CreateManyOptions & { once?: false | undefined },
   ): Promise<Settled<ApplicantGroup>[]>;
+  /** Creates many groups; `once` decides what each item settles with (see above). */
   createMany(
     bodies: readonly ApplicantGroupCreateParams[],
     options?: CreateManyOptions,
   ): Promise<Settled<ApplicantGroup>[] | Settled<CreateOnceResult>[]>;
+  /** The implementation of the signatures above. */
   createMany(
     bodies: readonly ApplicantGroupCreateParams[],
     options: CreateManyOptions = {},

@@ -38,8 +38,13 @@ export function outcomeOfFailure(error: unknown): CreateOutcome['state'] {
 
 /** How one pass through the gate goes: who it is for, and what to do when the coordination fails. */
 export interface GatePass {
-  /** The correlation id the lease covers. */
+  /** The correlation id the lease covers, as log lines show it. */
   correlationId: string;
+  /**
+   * The key the lease is taken on, when it is not the correlation id itself (screening groups
+   * prefix theirs: the two families' ids name different objects).
+   */
+  leaseKey?: string | undefined;
   /** Names the call in log lines ("create", "createOnce"). */
   caller: string;
   /** The create's options: its signal, and its budget (the lease outlives it). */
@@ -48,6 +53,25 @@ export interface GatePass {
   policy: CoordinationFailurePolicy;
   /** Builds the error thrown when another holder keeps the lease for the whole wait. */
   heldThroughout(reason: string): Error;
+}
+
+function leaseKeyOf(pass: GatePass): string {
+  return pass.leaseKey ?? pass.correlationId;
+}
+
+/**
+ * A create's pass through the gate, for a create that has nothing to look up first: takes the
+ * lease (waiting for a concurrent create of the same id), sends, records, releases. Without a
+ * correlation id there is no key to coordinate on, and `send` runs as it is.
+ */
+export function gatedCreate<T>(
+  core: HttpCore,
+  pass: Omit<GatePass, 'policy'> | undefined,
+  send: () => Promise<T>,
+  idOf: (created: T) => string,
+): Promise<T> {
+  if (pass === undefined) return send();
+  return passGate(core, { ...pass, policy: core.coordinationFailure }, (held) => held.send(send, idOf));
 }
 
 /** The lease a create holds, and its records. */
@@ -79,7 +103,7 @@ export class HeldGate {
     if (!this.lease) return undefined;
     const { coordination, coordinationKey } = this.#core;
     try {
-      return await coordination.readCreateOutcome(coordinationKey, this.#pass.correlationId);
+      return await coordination.readCreateOutcome(coordinationKey, leaseKeyOf(this.#pass));
     } catch (error) {
       if (this.#pass.policy === 'refuse') throw error;
       this.warn(
@@ -163,7 +187,7 @@ async function acquire(core: HttpCore, pass: GatePass): Promise<HeldGate> {
   for (let poll = 0; ; poll++) {
     let lease: CreateLease | undefined;
     try {
-      lease = await coordination.acquireCreateLease(coordinationKey, pass.correlationId, ttl);
+      lease = await coordination.acquireCreateLease(coordinationKey, leaseKeyOf(pass), ttl);
     } catch (error) {
       if (pass.policy === 'refuse' || poll > 0) throw error;
       const held = new HeldGate(core, pass, undefined);

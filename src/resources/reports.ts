@@ -28,7 +28,7 @@ export const PDF_DOWNLOAD_OPERATION = 'reports.downloadPdf' as const;
 
 /** `client.reports`. */
 export class Reports extends APIResource {
-  readonly #links = new LinkFreshness(PDF_LINK_LIFETIME_MS);
+  readonly #links = new LinkFreshness(PDF_LINK_LIFETIME_MS, () => this.core.clock.now());
 
   /** One report with its data (typed for income reports) and a PDF link valid 2 hours. */
   retrieve(reportId: string, options?: RequestOptions): APIPromise<ReportDetail> {

@@ -26,7 +26,7 @@ export function groupCreateRecovery<T>(
 }
 
 /** The error of a POST whose outcome stayed unknown: a group (and its invitations) may exist. */
-export function groupMayHaveBeenCreated(failure: UnresolvedCreate): GroupMayHaveBeenCreatedError {
+function groupMayHaveBeenCreated(failure: UnresolvedCreate): GroupMayHaveBeenCreatedError {
   return new GroupMayHaveBeenCreatedError(
     failure.path,
     failure.correlationId,

@@ -1,9 +1,11 @@
 /** Screening groups: the earlier interface (docs/wire-contract.md §4.5 to §4.9). */
 import * as z from 'zod';
 import { APIPromise } from '../core/api-promise.js';
+import { GroupMayHaveBeenCreatedError } from '../core/errors.js';
 import type { RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
+import { parseRequest } from '../core/validate.js';
 import {
   type ScreeningGroup,
   type ScreeningGroupCreateParams,
@@ -19,6 +21,7 @@ import {
   screeningGroupReportUrlSchema,
   screeningReportDataSchema,
 } from '../schemas/screening-reports.js';
+import { gatedCreate } from './create-gate.js';
 import { PDF_DOWNLOAD_OPERATION } from './reports.js';
 import { APIResource, groupCreateRecovery } from './resource.js';
 
@@ -90,15 +93,42 @@ export class ScreeningGroups extends APIResource {
    * Creates a screening group and invites every applicant. Screening groups cannot be looked up
    * by correlation id (a `correlation_id` is only saved with the group), so after an ambiguous
    * failure this throws GroupMayHaveBeenCreatedError rather than risk a second set of invitations.
+   * With a `correlation_id` the create passes the client's create gate: a concurrent screening
+   * create of the same id (here or in another process on the same coordination) waits for it.
    */
   create(body: ScreeningGroupCreateParams, options?: RequestOptions): APIPromise<ScreeningGroup> {
-    return this.core.request(
-      operationCall(screeningGroupOperations.create, {
-        body,
-        options,
-        recovery: groupCreateRecovery<ScreeningGroup>(undefined),
-      }),
-    );
+    const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
+    const send = () =>
+      this.core.execute(
+        operationCall(screeningGroupOperations.create, {
+          body,
+          options,
+          recovery: groupCreateRecovery<ScreeningGroup>(undefined),
+        }),
+      );
+    if (correlationId === undefined) return new APIPromise(send());
+    // Bad input is refused before the coordination is asked (it may be a network store).
+    try {
+      parseRequest(screeningGroupCreateParamsSchema, body, 'Invalid request body');
+    } catch (error) {
+      return new APIPromise(Promise.reject(error));
+    }
+    const path = screeningGroupOperations.create.path;
+    const pass = {
+      correlationId,
+      leaseKey: `screening_groups:${correlationId}`,
+      caller: 'screeningGroups.create',
+      options: options ?? {},
+      heldThroughout: (reason: string) =>
+        new GroupMayHaveBeenCreatedError(
+          path,
+          correlationId,
+          undefined,
+          `screeningGroups.create (POST ${path})`,
+          reason,
+        ),
+    };
+    return new APIPromise(gatedCreate(this.core, pass, send, (created) => created.data.id));
   }
 
   /** One screening group by id (404 `NotFoundError` for an unknown id). */

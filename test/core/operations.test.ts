@@ -16,7 +16,7 @@ import { channelNameOf, type OperationTraceContext } from '../../src/core/tracin
 import { fetchTransport } from '../../src/core/transport.js';
 import { ResponseValidationError, TRACED_OPERATIONS } from '../../src/index.js';
 import { OPERATIONS } from '../../src/resources/operations.js';
-import { APIResource, groupMayHaveBeenCreated } from '../../src/resources/resource.js';
+import { APIResource } from '../../src/resources/resource.js';
 import { createMockServer } from '../../src/testing/index.js';
 import { bareCore } from '../support/core.js';
 import { closeAfterEach, startServer } from '../support/http-server.js';
@@ -99,8 +99,8 @@ describe('a throwaway operation', () => {
     const core = coreAt(server.url);
     const events = traced('widgets.retrieve');
     const raw = traced('request');
-    const known = rawRequestMethods(core, groupMayHaveBeenCreated, indexOperations([widgetRetrieve]));
-    const unknown = rawRequestMethods(core, groupMayHaveBeenCreated);
+    const known = rawRequestMethods(core, indexOperations([widgetRetrieve]));
+    const unknown = rawRequestMethods(core);
 
     await expect(known.get('/api/v1/widgets/w%201', { schema: widgetSchema })).resolves.toEqual({
       id: 'w 1',

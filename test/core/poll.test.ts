@@ -85,14 +85,17 @@ describe('downloadWithFreshLink', () => {
 });
 
 describe('LinkFreshness', () => {
-  it('calls a link stale only when its carrier was received longer ago than the lifetime', async () => {
-    const links = new LinkFreshness(10);
+  it("calls a link stale only when its carrier was received longer ago than the lifetime, on the client's clock", () => {
+    let now = 1_000;
+    const links = new LinkFreshness(10, () => now);
     const fresh = {};
     const unknown = {};
     links.received(fresh);
     expect(links.isStale(fresh)).toBe(false);
     expect(links.isStale(unknown)).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    now += 10;
+    expect(links.isStale(fresh)).toBe(false);
+    now += 1;
     expect(links.isStale(fresh)).toBe(true);
     expect(links.isStale(unknown)).toBe(false);
   });

@@ -60,12 +60,11 @@ describe('the warning about a token whose claims look wrong', () => {
   ])('%s: logged once, at %s', async (_name, mint, level) => {
     const lines: string[] = [];
     const at = (name: string) => (message: string) => lines.push(`${name} ${message}`);
-    const manager = new TokenManager(mint, {
-      debug: at('debug'),
-      info: at('info'),
-      warn: at('warn'),
-      error: at('error'),
-    });
+    const manager = new TokenManager(
+      mint,
+      { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') },
+      () => Date.now(),
+    );
     await manager.get();
     manager.invalidate(await manager.get());
     await manager.get();
