@@ -64,6 +64,23 @@ describe('mock.client()', () => {
     }
   });
 
+  it('on a ticking mock: reads the mock clock as it ticks, so a create the mock committed is recovered', async () => {
+    let elapsed = 0;
+    // Started a day back: a client on the real clock would look for the group a day too late.
+    const mock = await createMockServer({ now: Date.now() - 24 * 60 * 60_000, ticking: () => elapsed });
+    try {
+      const client = mock.client({ logLevel: 'off' });
+      elapsed += 6 * 60_000;
+      mock.faults.next(1, { status: 503, afterCommit: true }, CREATE);
+      const group = await client.applicantGroups.create(groupCreateBody('ana@example.com', 'ticking-1'));
+      expect(group.correlation_id).toBe('ticking-1');
+      expect(Math.floor(group.created_at_timestamp * 1000)).toBe(mock.clock.now());
+      expect(mock.stats.count('POST /api/v1/applicant_groups')).toBe(1);
+    } finally {
+      await mock.close();
+    }
+  });
+
   it('mock.reset() clears its coordination: one correlation id, used again after the reset, goes through at once', async () => {
     // Unpinned: the mock runs at the real time, as a suite's mocks do by default.
     const mock = createMockApi();
