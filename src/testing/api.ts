@@ -6,15 +6,17 @@
  * the only module that imports msw).
  */
 import { setMaxListeners } from 'node:events';
+import type { ClientOptions, VerificationClient } from 'applicant-verification';
 import { createTokenAuthority } from './auth.js';
 import { MAX_BODY_BYTES, readLimitedBody } from './body.js';
-import { createClock } from './clock.js';
+import { createClock, createTickingClock, wholeMilliseconds } from './clock.js';
 import type { MockContext } from './context.js';
 import { CONTROL_PREFIX, createControlRoutes } from './control-api.js';
 import { createGroupViews, createReportControls } from './controls.js';
 import { createFaults } from './faults.js';
 import { createMockFetch } from './fetch.js';
 import { createApplicantControls } from './lifecycle.js';
+import { createMockClients } from './mock-clients.js';
 import type { MockControls } from './mock-controls.js';
 import { createOutbox } from './outbox.js';
 import { runPipeline } from './pipeline.js';
@@ -29,8 +31,12 @@ import { createWebhookDeliverer, DEFAULT_WEBHOOK_RETRY, type WebhookRetryOptions
 
 export type { MockControls } from './mock-controls.js';
 
-/** Default base URL of in-process mocks. */
-export const DEFAULT_BASE_URL = 'http://mock.verification.test';
+/**
+ * Default base URL of in-process mocks (`mock.fetch`, msw). `https:`, as the real API: the SDK
+ * downloads a PDF link only over https (or http from a loopback API), and the mock mints its
+ * links under this origin.
+ */
+export const DEFAULT_BASE_URL = 'https://mock.verification.test';
 /** Default (fake) client id of the mock. */
 export const DEFAULT_CLIENT_ID = 'mock-client-id';
 /** Default (fake) secret key of the mock; it also signs tokens, PDF links and webhooks. */
@@ -40,7 +46,7 @@ export const DEFAULT_PAGE_SIZE = 25;
 
 /** Options of {@link createMockApi}. */
 export interface MockApiOptions {
-  /** Origin the mock answers on and mints PDF links under (default `http://mock.verification.test`). */
+  /** Origin the mock answers on and mints PDF links under (default `https://mock.verification.test`). */
   baseUrl?: string;
   /** Seed of every generated id, token id and report figure (default 1). */
   seed?: number;
@@ -58,6 +64,14 @@ export interface MockApiOptions {
   now?: number | Date;
   /** @deprecated Use `now`. */
   startTime?: number | Date;
+  /**
+   * Whether the mock clock ticks with real time from `now` (default `false`: it moves only when a
+   * test moves it, which `createTestClock` and `mock.client()` build on). `true` ticks with
+   * `performance.now()`, as the bin does; a function is the monotonic milliseconds to tick with,
+   * so a test can age a ticking mock by minutes without waiting them. `advance`/`set` shift a
+   * ticking clock, which keeps ticking from there.
+   */
+  ticking?: boolean | (() => number);
   /** Webhook retry policy (default 3 attempts, 50 ms doubling). */
   webhookRetry?: Partial<WebhookRetryOptions>;
   /**
@@ -83,14 +97,42 @@ export interface MockApi extends MockControls {
    * fetch does on a network error; an aborted signal rejects with its reason.
    */
   fetch: typeof fetch;
-  /** Back to the seeded state: no groups, reports, invitations, faults or counts; the clock at its start. */
+  /**
+   * A `VerificationClient` wired to this mock: its URL and credentials, its `fetch` (in process),
+   * the mock's clock as the client's `clock` (`createTestClock(mock.clock)`: the SDK's waits are
+   * jumps of the mock clock; a ticking mock's clients wait in real time) and a coordination of
+   * the mock's own on that clock, shared by the clients it makes (as the clients of one process
+   * share theirs) and cleared by {@link MockApi.reset}. `options` override any of these.
+   * {@link MockApi.close} closes the clients it made.
+   *
+   * ```ts
+   * const mock = createMockApi();
+   * const client = mock.client();
+   * const group = await client.applicantGroups.create(body);
+   * ```
+   */
+  client(options?: ClientOptions): VerificationClient;
+  /**
+   * Back to the seeded state: no groups, reports, invitations, faults or counts; the clock at its
+   * start (a ticking clock: at its start plus the real time since, as if never moved); the leases
+   * and recorded create outcomes of the clients from {@link MockApi.client} forgotten.
+   */
   reset(): void;
-  /** Stops webhook retries and releases their sockets. */
+  /** Closes the clients from {@link MockApi.client}, stops webhook retries and releases their sockets. */
   close(): Promise<void>;
 }
 
+/** How the clients of {@link buildMockApi}'s `client()` reach the mock (set by the adapter). */
+export interface MockApiTransport {
+  /** `'fetch'` (default): through `mock.fetch`, in process. `'http'`: over real HTTP to the base URL. */
+  clientsOver: 'fetch' | 'http';
+}
+
 /** Builds a mock API (the core and its controls). */
-export function buildMockApi(options: MockApiOptions = {}): MockApi {
+export function buildMockApi(
+  options: MockApiOptions = {},
+  transport: MockApiTransport = { clientsOver: 'fetch' },
+): MockApi {
   const seed = options.seed ?? 1;
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(pageSize) || pageSize < 1)
@@ -101,7 +143,15 @@ export function buildMockApi(options: MockApiOptions = {}): MockApi {
   const clientId = options.clientId ?? DEFAULT_CLIENT_ID;
   const secretKey = options.secretKey ?? DEFAULT_SECRET_KEY;
   const startTime = options.now ?? options.startTime ?? Date.now();
-  const clock = createClock(startTime);
+  const ticking = options.ticking ?? false;
+  if (typeof ticking !== 'boolean' && typeof ticking !== 'function')
+    throw new TypeError(`ticking must be a boolean or a function, got ${typeof ticking}`);
+  const clock =
+    ticking === false
+      ? createClock(startTime)
+      : createTickingClock(startTime, ticking === true ? undefined : ticking);
+  // What the mock mints (link expiry, created_at, tokens) reads whole milliseconds.
+  const mintingClock = wholeMilliseconds(clock);
   const outbox = createOutbox();
   const faults = createFaults();
   const stats = createStats();
@@ -129,7 +179,7 @@ export function buildMockApi(options: MockApiOptions = {}): MockApi {
     secretKey,
     pageSize,
     rentUnit,
-    clock,
+    clock: mintingClock,
     ids: streams.ids,
     reportRandom: streams.reports,
     store,
@@ -138,8 +188,27 @@ export function buildMockApi(options: MockApiOptions = {}): MockApi {
       if (url) deliveries.enqueue(url, event);
     },
   };
-  const tokens = createTokenAuthority({ clientId, secretKey, clock, random: streams.tokens });
-  const deps = { clock, faults, stats, requestIds: streams.requestIds, closing: closing.signal };
+  const tokens = createTokenAuthority({ clientId, secretKey, clock: mintingClock, random: streams.tokens });
+  const deps = {
+    clock: mintingClock,
+    faults,
+    stats,
+    requestIds: streams.requestIds,
+    closing: closing.signal,
+  };
+  const fetchCore = createMockFetch(handle);
+  const clients = createMockClients({
+    clock,
+    ticking: ticking !== false,
+    connection: {
+      baseURL: context.baseUrl,
+      clientId,
+      secretKey,
+      ...(transport.clientsOver === 'fetch'
+        ? { fetch: fetchCore, allowInsecureHttp: new URL(context.baseUrl).protocol === 'http:' }
+        : {}),
+    },
+  });
 
   const controls: MockControls & { reset(): void } = {
     clientId,
@@ -161,7 +230,8 @@ export function buildMockApi(options: MockApiOptions = {}): MockApi {
       webhookFaults.clear();
       stats.reset();
       deliveries.clear();
-      clock.set(startTime);
+      clock.reset();
+      clients.reset();
       for (const stream of Object.values(streams)) stream.reset();
     },
   };
@@ -195,10 +265,11 @@ export function buildMockApi(options: MockApiOptions = {}): MockApi {
     ...controls,
     baseUrl: context.baseUrl,
     handle,
-    fetch: createMockFetch(handle),
+    fetch: fetchCore,
+    client: clients.client,
     async close() {
       closing.abort();
-      await deliveries.close();
+      await Promise.all([clients.close(), deliveries.close()]);
     },
   };
 }
@@ -209,9 +280,10 @@ export function buildMockApi(options: MockApiOptions = {}): MockApi {
  *
  * ```ts
  * const mock = createMockApi({ seed: 1 });
- * const client = new VerificationClient({
+ * const client = mock.client(); // or by hand:
+ * const same = new VerificationClient({
  *   baseURL: mock.baseUrl, clientId: mock.clientId, secretKey: mock.secretKey,
- *   allowInsecureHttp: true, fetch: mock.fetch,
+ *   fetch: mock.fetch, clock: createTestClock(mock.clock),
  * });
  * ```
  *

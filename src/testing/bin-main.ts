@@ -11,8 +11,10 @@ import { createMockServer, type MockServer } from './server.js';
 const USAGE = [
   'Usage: applicant-verification-mock [--port 4010] [--seed 1] [--page-size 25] [--host 127.0.0.1]',
   '                                   [--client-id ID] [--secret-key KEY] [--api-rent-unit dollars|cents]',
-  '                                   [--now TIME]',
-  '--now pins the mock clock (ISO date-time or epoch ms); default: the real current time.',
+  '                                   [--now TIME] [--frozen]',
+  '--now sets where the mock clock starts (ISO date-time or epoch ms); default: the real current time.',
+  'The clock ticks with real time from there; --frozen holds it still (it then moves only through',
+  'POST /__mock/clock/advance). GET /__mock/clock reads it.',
   'Credentials also come from VERIFICATION_MOCK_CLIENT_ID and VERIFICATION_MOCK_SECRET_KEY.',
 ].join('\n');
 
@@ -44,7 +46,7 @@ function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value;
 }
 
-/** Where the bin writes, and the environment it reads credentials from. */
+/** Where the bin writes, the environment it reads credentials from, and the time it ticks with. */
 export interface MockBinIO {
   /** One line of standard output. */
   out(line: string): void;
@@ -52,6 +54,11 @@ export interface MockBinIO {
   err(line: string): void;
   /** Environment variables (`VERIFICATION_MOCK_*`). */
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Monotonic milliseconds the mock clock ticks with (default `performance.now()`); a test passes
+   * its own to age the bin by minutes without waiting them. Unused with `--frozen`.
+   */
+  elapsedMs?: () => number;
 }
 
 /**
@@ -71,6 +78,7 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
       'secret-key': { type: 'string' },
       'api-rent-unit': { type: 'string' },
       now: { type: 'string' },
+      frozen: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -93,6 +101,9 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
     pageSize: integer('page-size', values['page-size'], 25, 1),
     host,
     ...(values.now === undefined ? {} : { now: timeOption(values.now) }),
+    // A bin runs for minutes or days: a clock stuck at its start would stamp every group with the
+    // start-up time, which clients (create recovery among them) would read as long past.
+    ticking: values.frozen === true ? false : (io.elapsedMs ?? true),
     ...(clientId === undefined ? {} : { clientId }),
     ...(secretKey === undefined ? {} : { secretKey }),
   });
@@ -117,6 +128,9 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
   io.out(`  control API: ${mock.controlUrl} (reset, outbox, applicants, clock, reports, faults, deliveries)`);
   io.out(`  client id:   ${mock.clientId}`);
   io.out(`  secret key:  ${shownSecret}`);
+  io.out(
+    `  clock:       ${values.frozen === true ? 'frozen at' : 'ticking from'} ${mock.clock.date().toISOString()}`,
+  );
   if (rentUnit === 'cents') io.out('  rent unit:   cents (applicant-group monthly_rent is read in cents)');
   io.out('');
   io.out(`export VERIFICATION_BASE_URL=${mock.url}`);

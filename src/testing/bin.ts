@@ -10,7 +10,10 @@
  * passes no signal on, and the server would otherwise keep the port.
  *
  *   applicant-verification-mock --port 4010 --seed 1 [--page-size 25] [--host 127.0.0.1]
- *     [--client-id ID] [--secret-key KEY]
+ *     [--client-id ID] [--secret-key KEY] [--now TIME] [--frozen]
+ *
+ * Its clock ticks with real time from `--now` (default: the real current time); `--frozen` holds
+ * it still, to be moved only through the control API.
  */
 import { startMockBin } from './bin-main.js';
 

@@ -37,8 +37,10 @@ export function mockHandlers(mock: Pick<MockApi, 'baseUrl' | 'handle'>): HttpHan
  * const mock = createMockApi({ seed: 1 });
  * const server = setupServer(...mock.handlers);
  * server.listen();
- * // point a client at mock.baseUrl with `fetch: globalThis.fetch`
+ * // point a client at mock.baseUrl (https://mock.verification.test) with `fetch: globalThis.fetch`
  * ```
+ *
+ * `mock.client()` works here too, but sends through `mock.fetch`, around msw.
  */
 export function createMockApi(options: MockApiOptions = {}): MswMockApi {
   const mock = createCoreMockApi(options);

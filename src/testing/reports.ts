@@ -15,13 +15,19 @@ export const PDF_LINK_LIFETIME_MS = 2 * 60 * 60 * 1000;
 /** Path pattern of PDF links, relative to the base URL. */
 export const PDF_PATH_PREFIX = '/files/reports/';
 
-function linkSignature(secretKey: string, reportId: string, expires: number): string {
+// Signs `expires` as the link's text carries it: whatever number the mock minted, the check
+// below hashes the very characters the client sends back, so no fraction or float formatting
+// can make a link fail its own signature.
+function linkSignature(secretKey: string, reportId: string, expires: string): string {
   return createHmac('sha256', `pdf-link:${secretKey}`).update(`${reportId}:${expires}`).digest('hex');
 }
 
-/** Mints a fresh PDF link for a report, valid {@link PDF_LINK_LIFETIME_MS} from now (mock clock). */
+/**
+ * Mints a fresh PDF link for a report, valid {@link PDF_LINK_LIFETIME_MS} from now (mock clock).
+ * The context's clock reads whole milliseconds (api.ts), so `expires` is a whole number.
+ */
 export function mintPdfUrl(context: MockContext, reportId: string): string {
-  const expires = context.clock.now() + PDF_LINK_LIFETIME_MS;
+  const expires = String(context.clock.now() + PDF_LINK_LIFETIME_MS);
   const sig = linkSignature(context.secretKey, reportId, expires);
   return `${context.baseUrl}${PDF_PATH_PREFIX}${reportId}.pdf?expires=${expires}&sig=${sig}`;
 }
@@ -35,10 +41,11 @@ export function checkPdfLink(
   reportId: string,
   query: URLSearchParams,
 ): PdfLinkProblem | undefined {
-  const expires = Number(query.get('expires'));
+  const expiresText = query.get('expires') ?? '';
+  const expires = Number(expiresText);
   const sig = query.get('sig') ?? '';
-  if (!Number.isInteger(expires)) return 'bad_signature';
-  const expected = Buffer.from(linkSignature(context.secretKey, reportId, expires));
+  if (expiresText === '' || !Number.isFinite(expires)) return 'bad_signature';
+  const expected = Buffer.from(linkSignature(context.secretKey, reportId, expiresText));
   const given = Buffer.from(sig);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'bad_signature';
   return context.clock.now() > expires ? 'expired' : undefined;

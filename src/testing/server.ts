@@ -23,7 +23,7 @@ export interface MockServer extends Omit<MockApi, 'baseUrl' | 'close'> {
   url: string;
   /** Base URL of the control API, `${url}/__mock`. */
   controlUrl: string;
-  /** Closes the server and every connection (keep-alive ones too) and stops webhook retries. */
+  /** Closes the clients from `client()`, the server and every connection (keep-alive ones too), and stops webhook retries. */
   close(): Promise<void>;
 }
 
@@ -122,9 +122,9 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
  *
  * ```ts
  * const mock = await createMockServer({ seed: 1 });
- * const client = new VerificationClient({ baseURL: mock.url, clientId: mock.clientId, secretKey: mock.secretKey });
+ * const client = mock.client(); // its URL, credentials and clock
  * // ... mock.applicants.complete(id); await mock.deliveries.settled();
- * await mock.close();
+ * await mock.close(); // closes the client too
  * ```
  */
 export async function createMockServer(options: MockServerOptions = {}): Promise<MockServer> {
@@ -146,7 +146,11 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   if (address === null || typeof address === 'string') throw new Error('The mock server has no TCP address');
   const origin = originFor(host, (address satisfies AddressInfo).port);
   // Built after listen: PDF links need the real origin (port 0 is only known now).
-  const { baseUrl, close: closeApi, ...api } = buildMockApi({ ...options, baseUrl: origin });
+  const {
+    baseUrl,
+    close: closeApi,
+    ...api
+  } = buildMockApi({ ...options, baseUrl: origin }, { clientsOver: 'http' });
 
   handle = async (req, res) => {
     const response = await api.handle(toRequest(req, baseUrl));

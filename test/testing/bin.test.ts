@@ -21,10 +21,11 @@ afterAll(() => {
 });
 
 /** Runs the bin's work in-process: same arguments, output lines and environment as the bin. */
-async function startInProcess(args: string[], env: Record<string, string> = {}) {
+async function startInProcess(args: string[], env: Record<string, string> = {}, elapsedMs?: () => number) {
   let stdout = '';
   let stderr = '';
   const mock = await startMockBin(args, {
+    ...(elapsedMs === undefined ? {} : { elapsedMs }),
     out: (line) => {
       stdout += `${line}\n`;
     },
@@ -146,21 +147,24 @@ describe('applicant-verification-mock bin', () => {
     expect(out).toEqual([]);
   });
 
-  it('--now pins the mock clock (ISO or epoch ms); without it the clock is the real time; a bad value is refused', async () => {
+  it('--now sets where the ticking clock starts (ISO or epoch ms); without it the real time; a bad value is refused', async () => {
+    // The bin's elapsed time stands still here: the readings are exact.
+    const still = () => 0;
     for (const [value, expected] of [
       ['2026-03-01T09:00:00Z', Date.UTC(2026, 2, 1, 9)],
       [String(Date.UTC(2025, 5, 1)), Date.UTC(2025, 5, 1)],
     ] as const) {
-      const run = await startInProcess(['--port', '0', '--now', value]);
+      const run = await startInProcess(['--port', '0', '--now', value], {}, still);
       try {
         const answer = await fetch(`${run.url}/__mock/clock`);
         expect(((await answer.json()) as { now: number }).now).toBe(expected);
+        expect(run.stdout()).toContain(`clock:       ticking from ${new Date(expected).toISOString()}`);
       } finally {
         await run.stop();
       }
     }
     const before = Date.now();
-    const unpinned = await startInProcess(['--port', '0']);
+    const unpinned = await startInProcess(['--port', '0'], {}, still);
     try {
       const { now } = (await (await fetch(`${unpinned.url}/__mock/clock`)).json()) as { now: number };
       expect(now).toBeGreaterThanOrEqual(before);
@@ -171,6 +175,42 @@ describe('applicant-verification-mock bin', () => {
     await expect(
       startMockBin(['--now', 'yesterday'], { out: () => {}, err: () => {}, env: {} }),
     ).rejects.toThrow(/--now must be an ISO date-time or epoch milliseconds, got "yesterday"/);
+  });
+
+  it('ticks with its elapsed time; advance shifts it and it ticks on; reset undoes the shifts; --frozen holds it still', async () => {
+    let elapsed = 1_000;
+    const start = Date.UTC(2026, 2, 1, 9);
+    const clockOf = async (url: string) =>
+      ((await (await fetch(`${url}/__mock/clock`)).json()) as { now: number }).now;
+    const ticking = await startInProcess(['--port', '0', '--now', String(start)], {}, () => elapsed);
+    const frozen = await startInProcess(
+      ['--port', '0', '--now', String(start), '--frozen'],
+      {},
+      () => elapsed,
+    );
+    try {
+      expect(frozen.stdout()).toContain(`clock:       frozen at ${new Date(start).toISOString()}`);
+      elapsed += 6 * 60_000 + 0.75;
+      // Whole milliseconds: the fraction of the elapsed time is dropped.
+      expect(await clockOf(ticking.url)).toBe(start + 6 * 60_000);
+      expect(await clockOf(frozen.url)).toBe(start);
+
+      const advanced = await fetch(`${ticking.url}/__mock/clock/advance`, {
+        method: 'POST',
+        body: JSON.stringify({ ms: 60_000 }),
+      });
+      expect(((await advanced.json()) as { now: number }).now).toBe(start + 7 * 60_000);
+      elapsed += 1_000;
+      expect(await clockOf(ticking.url)).toBe(start + 7 * 60_000 + 1_000);
+
+      const reset = await fetch(`${ticking.url}/__mock/reset`, { method: 'POST' });
+      expect(((await reset.json()) as { now: number }).now).toBe(start + 6 * 60_000 + 1_000);
+      await fetch(`${frozen.url}/__mock/clock/advance`, { method: 'POST', body: JSON.stringify({ ms: 5 }) });
+      expect(await clockOf(frozen.url)).toBe(start + 5);
+    } finally {
+      await ticking.stop();
+      await frozen.stop();
+    }
   });
 
   it('walks a group from invitation to a downloaded PDF with fetch calls to the API and /__mock/ only', async () => {

@@ -34,7 +34,7 @@ async function token(): Promise<string> {
 
 describe('createMockApi with msw setupServer', () => {
   it('serves the whole API on the base URL through globalThis.fetch', async () => {
-    expect(mock.baseUrl).toBe('http://mock.verification.test');
+    expect(mock.baseUrl).toBe('https://mock.verification.test');
     const auth = { authorization: `Bearer ${await token()}`, 'content-type': 'application/json' };
     const created = await fetch(`${mock.baseUrl}/api/v1/applicant_groups`, {
       method: 'POST',
