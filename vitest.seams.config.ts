@@ -15,7 +15,5 @@ export default defineConfig({
     exclude: [...configDefaults.exclude],
     maxWorkers: 1,
     testTimeout: 120_000,
-    // TODO(seams): drop once the suite has its first test.
-    passWithNoTests: true,
   },
 });
