@@ -84,10 +84,14 @@ module.exports = {
     },
     {
       name: 'cli-imports-public-entries-only',
-      comment: 'src/cli imports the SDK as a user would: src/index.ts and src/testing/index.ts only.',
+      comment:
+        'src/cli imports the SDK as a user would: src/index.ts, src/testing/index.ts and src/redis/index.ts (loaded only for --coordination redis://) only.',
       severity: 'error',
       from: { path: '^src/cli/' },
-      to: { path: '^src/', pathNot: ['^src/cli/', '^src/index\\.ts$', '^src/testing/index\\.ts$'] },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/cli/', '^src/index\\.ts$', '^src/testing/index\\.ts$', '^src/redis/index\\.ts$'],
+      },
     },
     {
       name: 'redis-imports-core-only',
@@ -127,8 +131,20 @@ module.exports = {
       comment:
         'Users do not have devDependencies. msw is the exception for src/testing: an optional peer (also a devDependency here).',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/testing/' },
+      from: { path: '^src/', pathNot: ['^src/testing/', '^src/cli/'] },
       to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'cli-imports-no-dev-dependency',
+      comment:
+        'The same for src/cli, whose one exception is ioredis: an optional peer (also a devDependency here), imported only for --coordination redis://, with a message to install it when it is missing.',
+      severity: 'error',
+      from: { path: '^src/cli/' },
+      to: {
+        dependencyTypes: ['npm-dev'],
+        dependencyTypesNot: ['type-only'],
+        pathNot: '(^|/)node_modules/ioredis/',
+      },
     },
   ],
   options: {

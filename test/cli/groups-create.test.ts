@@ -151,8 +151,8 @@ describe('groups create: faults, reruns, logs', () => {
     expect(waited).toBeLessThanOrEqual(5_000 + CLOCK_RESOLUTION_SLACK_MS);
     expect(waited).toBeGreaterThan(4_500);
     expect(result.stderr).toContain(`grace window (${polls + 1} lookups)`);
-    // One lookup before anything was created, then the window's.
-    expect(lookups).toHaveLength(1 + polls + 1);
+    // One lookup before anything was created, one under the gate's lease, then the window's.
+    expect(lookups).toHaveLength(1 + 1 + polls + 1);
     // The server is still working; once it commits, exactly one group exists for that household.
     await until(() => countCreated(mock, ids) === 3, 'the held create to commit');
     const again = await runCli(['groups', 'create', '--csv', path, ...FAST], mock);
@@ -484,15 +484,17 @@ describe('groups create: the journal', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('2 created, 1 already existed');
     expectExactlyOnce(mock, ids);
-    // The run created U-1 and U-3 only after U-2's group appeared: every lookup came first.
+    // The run created U-1 and U-3 only after U-2's group appeared: U-2's lookups came first (the
+    // gate then looks each household up again, under its lease, just before creating it).
     const requests = mock.stats.log().slice(afterServerCreate);
     const firstCreate = requests.findIndex(
       (entry) => entry.method === 'POST' && entry.url.endsWith('/applicant_groups'),
     );
-    const lastLookup = requests.findLastIndex(
-      (entry) => entry.method === 'GET' && entry.url.includes('correlation_id'),
+    const lastLookupOfU2 = requests.findLastIndex(
+      (entry) => entry.method === 'GET' && entry.url.includes(id),
     );
-    expect(firstCreate).toBeGreaterThan(lastLookup);
+    expect(lastLookupOfU2).toBeGreaterThanOrEqual(0);
+    expect(firstCreate).toBeGreaterThan(lastLookupOfU2);
     // One poll, at the command's interval, found it on the second lookup.
     expect(lookupsOfU2()).toBe(2);
     expect(recording.waits).toEqual([500]);

@@ -5,7 +5,7 @@
  * start takes a fraction of `node --import tsx`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -18,7 +18,7 @@ import { buildHouseholds, mapHeader } from '../../src/cli/commands/groups-create
 import { InterruptedError } from '../../src/cli/errors.js';
 import { runCli as runCliInProcess } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/shared/io.js';
-import type { ApplicantGroup } from '../../src/index.js';
+import type { ApplicantGroup, ApplicantGroupCreateParams } from '../../src/index.js';
 import type { MockServer } from '../../src/testing/index.js';
 import { bundleForNode } from '../support/bundle.js';
 import { expose } from '../support/exposure.js';
@@ -49,6 +49,8 @@ export interface RunOptions {
   tty?: boolean;
   /** The clock the command's client waits with (default: the real one). */
   clock?: CliIO['clock'];
+  /** How `--coordination redis://...` loads ioredis (default: the real import). */
+  loadRedis?: CliIO['loadRedis'];
 }
 
 function collector(tty: boolean) {
@@ -60,8 +62,30 @@ function collector(tty: boolean) {
   return { stream, text: () => text };
 }
 
+// The state directory (the create gate) of each test, shared by the test's runs as a person's
+// runs share theirs, and by no other test: tests of other files reuse households (and their
+// correlation ids) on other mock servers under the same client id.
+const stateDirs = new Map<string, string>();
+
+/**
+ * The state directory the current test's runs get when it sets none (`VERIFICATION_STATE_DIR`,
+ * `XDG_STATE_HOME` or `HOME`): a temporary one per test, never the user's own.
+ */
+export function testStateDir(): string {
+  const { testPath, currentTestName } = expect.getState();
+  const key = `${testPath ?? ''}\0${currentTestName ?? ''}`;
+  let dir = stateDirs.get(key);
+  if (dir === undefined || currentTestName === undefined) {
+    dir = tempDir('av-state-');
+    stateDirs.set(key, dir);
+  }
+  return dir;
+}
+
 function environment(mock: MockServer | undefined, env: Record<string, string> | undefined) {
+  const chosen = env && ['VERIFICATION_STATE_DIR', 'XDG_STATE_HOME', 'HOME'].some((name) => name in env);
   return {
+    ...(chosen ? {} : { VERIFICATION_STATE_DIR: testStateDir() }),
     ...(mock
       ? {
           VERIFICATION_BASE_URL: mock.url,
@@ -108,6 +132,7 @@ export function startCli(
     cwd: options.cwd ?? REPO,
     signal: controller.signal,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.loadRedis ? { loadRedis: options.loadRedis } : {}),
   };
   const result = runCliInProcess(args, io).then((code) =>
     checked({ code, signal: null, stdout: stdout.text(), stderr: stderr.text() }, mock),
@@ -245,6 +270,13 @@ export async function correlationIds(csvPath: string, batchId = ''): Promise<Map
   return new Map(plan.households.map((household) => [household.key, household.correlationId]));
 }
 
+/** The create body of each household of a (valid) CSV, by household key, as the command builds it. */
+export async function householdBodies(csvPath: string): Promise<Map<string, ApplicantGroupCreateParams>> {
+  const table = await readCsv(csvPath);
+  const plan = buildHouseholds(table, mapHeader(table.header), { batchId: '', invitations: true });
+  return new Map(plan.households.map((household) => [household.key, household.body]));
+}
+
 /** The groups on the server under the households' correlation ids, by household key. */
 export function groupsByKey(
   mock: MockServer,
@@ -277,12 +309,25 @@ export function expectExactlyOnce(mock: MockServer, ids: ReadonlyMap<string, str
   for (const [key, groups] of found) {
     expect(groups, `household ${key}`).toHaveLength(1);
     const group = groups[0];
-    if (!group) continue;
-    const sent = mock.outbox.forGroup(group.id);
-    const expected = group.applicants.length + group.applicants.filter((a) => a.phone_number).length;
-    expect(sent, `invitations of household ${key}`).toHaveLength(expected);
-    expect(new Set(sent.map((entry) => `${entry.channel}:${entry.applicantId}`)).size).toBe(expected);
+    if (group) expectInvitedOnce(mock, group, key);
   }
+}
+
+/** Checks that a group's invitations were sent exactly once: one email per applicant, one text per phone. */
+export function expectInvitedOnce(mock: MockServer, group: ApplicantGroup, key: string): void {
+  const sent = mock.outbox.forGroup(group.id);
+  const expected = group.applicants.length + group.applicants.filter((a) => a.phone_number).length;
+  expect(sent, `invitations of household ${key}`).toHaveLength(expected);
+  expect(new Set(sent.map((entry) => `${entry.channel}:${entry.applicantId}`)).size).toBe(expected);
+}
+
+/** The records of the newest results log of `<name>.csv` in `dir`. */
+export function latestResults(dir: string, name: string): Record<string, string>[] {
+  const file = readdirSync(dir)
+    .filter((entry) => entry.startsWith(`${name}.results.`))
+    .sort()
+    .at(-1);
+  return parseCsv(readFileSync(join(dir, file ?? ''), 'utf8'));
 }
 
 /** Waits until `check()` holds (polling every 10 ms), failing after `ms`. */

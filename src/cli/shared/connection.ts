@@ -55,6 +55,23 @@ function cliConfigurationMessage(message: string): string {
 }
 
 /**
+ * Where the SDK's log lines (and the Redis coordination's) go: above the progress display, without
+ * the library prefix. Retry lines are progress: hidden by --quiet, unless a log level was asked
+ * for (--verbose, VERIFICATION_LOG).
+ */
+export function cliLogger(values: ConnectionValues, io: CliIO, reporter: Reporter): Logger {
+  const asked = values.verbose === true || isLogLevel(io.env.VERIFICATION_LOG);
+  const progressLine = (message: string) =>
+    asked ? reporter.error(cliLogLine(message)) : reporter.note(cliLogLine(message));
+  return {
+    debug: progressLine,
+    info: progressLine,
+    warn: progressLine,
+    error: (message) => reporter.error(cliLogLine(message)),
+  };
+}
+
+/**
  * Builds the client. A missing or wrong base URL or credential is a usage error (exit 2), with
  * the SDK's message naming the flag's variable; the secret key itself is never printed.
  */
@@ -62,7 +79,7 @@ export function connect(
   values: ConnectionValues,
   io: CliIO,
   reporter: Reporter,
-  extra: Pick<ClientOptions, 'createGraceWindow' | 'apiRentUnit'> = {},
+  extra: Pick<ClientOptions, 'createGraceWindow' | 'apiRentUnit' | 'coordination'> = {},
 ): VerificationClient {
   const timeoutSeconds = numberOption('timeout', values.timeout, 60, {
     min: 0.001,
@@ -74,17 +91,8 @@ export function connect(
     max: 20,
     integer: true,
   });
-  // The SDK masks and prefixes every line before it gets here. Retry lines are progress: hidden
-  // by --quiet, unless a log level was asked for (--verbose, VERIFICATION_LOG).
-  const asked = values.verbose === true || isLogLevel(io.env.VERIFICATION_LOG);
-  const progressLine = (message: string) =>
-    asked ? reporter.error(cliLogLine(message)) : reporter.note(cliLogLine(message));
-  const logger: Logger = {
-    debug: progressLine,
-    info: progressLine,
-    warn: progressLine,
-    error: (message) => reporter.error(cliLogLine(message)),
-  };
+  // The SDK masks and prefixes every line before it gets here.
+  const logger = cliLogger(values, io, reporter);
   const baseURL = values['base-url'] || io.env.VERIFICATION_BASE_URL;
   const clientId = values['client-id'] || io.env.VERIFICATION_CLIENT_ID;
   const secretKey = values['secret-key'] || io.env.VERIFICATION_SECRET_KEY;

@@ -5,9 +5,10 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 
-/** A writable stream that may be a terminal. */
 import type { ClientOptions } from 'applicant-verification';
+import type { RedisLoader } from './redis-modules.js';
 
+/** A writable stream that may be a terminal. */
 export type OutputStream = Writable & { isTTY?: boolean; columns?: number };
 
 /** The environment of one command run. */
@@ -27,6 +28,8 @@ export interface CliIO {
   signal: AbortSignal;
   /** The clock the SDK and the command's own polls wait with; the real one when absent. Tests pass a fast one. */
   clock?: ClientOptions['clock'];
+  /** Loads ioredis and the Redis entry for `--coordination redis://...`; tests pass a failing one. */
+  loadRedis?: RedisLoader;
 }
 
 /** Writes `chunk`, waiting for the stream to drain when it is full (a slow pipe must not buffer unbounded). */

@@ -3,16 +3,18 @@
  *
  * 1. Every row is checked; if any is bad, all problems are listed (line, column) and nothing is
  *    sent, unless `--skip-invalid` leaves the bad households out.
- * 2. The batch's lock is taken.
+ * 2. The create gate is opened (the state directory's coordination, or Redis: see
+ *    `shared/gate.ts`) and the batch's lock is taken.
  * 3. The journal of earlier runs is read; every household is resolved by lookup (which also
  *    proves the credentials: with wrong ones nothing at all is written); the missing ones are
- *    created, each journaled before and after (see `run-batch.ts`).
+ *    created through the gate (`createOnce`), each journaled before and after (see
+ *    `run-batch.ts`).
  * 4. A new results log gets one entry per household: its group id, or its error.
  */
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname, join, parse as parsePath, resolve } from 'node:path';
-import { isRentUnit, stateNameForCode } from 'applicant-verification';
+import { isRentUnit, stateNameForCode, type VerificationClient } from 'applicant-verification';
 import {
   AUTH_FAILED_MESSAGE,
   describeError,
@@ -24,8 +26,9 @@ import {
   UsageError,
 } from '../../errors.js';
 import { COMMON_HELP, expectPositionals, numberOption, parseCommand } from '../../shared/args.js';
-import { connect } from '../../shared/connection.js';
+import { cliLogger, connect } from '../../shared/connection.js';
 import { displayPath } from '../../shared/files.js';
+import { gateTargetOf, openGate } from '../../shared/gate.js';
 import { type CliIO, write } from '../../shared/io.js';
 import { progressMode, Reporter } from '../../shared/progress.js';
 import { safeCell } from '../../shared/terminal.js';
@@ -68,9 +71,20 @@ Options:
                          is sent again (default 30)
   --log FILE             results log (default FILE.results.<time>.csv beside the input; .json
                          for JSON; - for CSV on stdout). An existing file is never replaced.
+  --state-dir DIR        the machine's create gate: DIR/coordination (env
+                         VERIFICATION_STATE_DIR; default $XDG_STATE_HOME/applicant-verification,
+                         ~/.local/state/applicant-verification when XDG_STATE_HOME is unset)
+  --coordination URL     a Redis (redis://[user:password@]host[:port][/db] or rediss://) as
+                         the gate instead, shared by every machine (env VERIFICATION_COORDINATION,
+                         better for a URL with a password; needs: npm install ioredis)
 
 Beside FILE: FILE.journal.jsonl (write-ahead journal, appended by every run) and FILE.lock
 (held while a run works; a second run on the same file exits with code 4).
+
+The gate: every household is created through one lease per (client id, correlation id), which
+every run using the same state directory (or Redis) takes, whatever folder its file is in, as
+do scripts whose client has coordination: new FileCoordination('DIR/coordination') and the
+same client id. A run that finds a household created meanwhile counts it as already existing.
 
 Correlation ids: "cli-" + 16 hex digits of SHA-256 over --batch-id, household_key, the
 applicants' emails (lower-cased, sorted) and monthly_rent. A group found under a household's
@@ -101,6 +115,8 @@ const OPTIONS = {
   'batch-id': { type: 'string' },
   grace: { type: 'string' },
   log: { type: 'string' },
+  'state-dir': { type: 'string' },
+  coordination: { type: 'string' },
 } as const;
 
 const SHOWN_FAILURES = 20;
@@ -199,6 +215,8 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   const csvPath = resolve(io.cwd, values.csv);
   const shown = values.csv;
   const batchId = values['batch-id'] ?? '';
+  // Checked now, opened only when something is to be sent: a dry run touches no state.
+  const gateTarget = gateTargetOf(values, io);
   const reporter = new Reporter(io.stderr, { mode: progressMode(io.stderr, values.quiet ?? false) });
 
   // 1. Check everything before sending anything.
@@ -285,11 +303,19 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   // A log that cannot be written must be found out before 300 people are invited, not after.
   await checkWritableDir(dir, '--csv (journal and lock go beside it)');
   if (logPath !== '-') await checkWritableDir(dirname(logPath), '--log');
-  // A create this run sends and loses track of is looked for as long as a killed run's would be.
-  const client = connect(values, io, reporter, {
-    createGraceWindow: Math.round(graceSeconds * 1000),
-    apiRentUnit,
-  });
+  const gate = await openGate(gateTarget, io, cliLogger(values, io, reporter));
+  let client: VerificationClient;
+  try {
+    // A create this run sends and loses track of is looked for as long as a killed run's would be.
+    client = connect(values, io, reporter, {
+      createGraceWindow: Math.round(graceSeconds * 1000),
+      apiRentUnit,
+      coordination: gate.coordination,
+    });
+  } catch (error) {
+    await gate.close();
+    throw error;
+  }
   let outcome: BatchOutcome;
   let journal: Journal | undefined;
   const log = new ResultLog(logPath, startedAt);
@@ -331,6 +357,7 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
     }
   } finally {
     await client.close();
+    await gate.close();
   }
   if (isAuthFailure(outcome.fatalError) && journal === undefined) {
     await log.discard();
@@ -353,6 +380,11 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
       isAuthFailure(fatalError)
         ? `Stopped: ${AUTH_FAILED_MESSAGE}.`
         : `Stopped: ${describeError(fatalError)}. Check the credentials' permissions.`,
+    );
+  }
+  if (outcome.foundAtCreate > 0) {
+    reporter.note(
+      `${outcome.foundAtCreate} household(s) were created by another run or script while this run worked (same gate: ${gate.where}); they were found, not created again.`,
     );
   }
   for (const { household, conflict } of conflicts)

@@ -5,8 +5,12 @@
  *    and never saw settle (the journal says so) is polled until its group appears or the grace
  *    window after its send has passed. Ids the household had before it was edited are looked up
  *    too. A group found is either the household (already existed) or a conflict.
- * 2. Create: each missing household is journaled (on disk) as `sending`, created, and journaled
- *    as settled. The SDK resolves an ambiguous failure through the correlation id itself.
+ * 2. Create: each missing household is journaled (on disk) as `sending`, created through
+ *    `applicantGroups.createOnce`, and journaled as settled. `createOnce` takes the household's
+ *    lease from the client's coordination (the state directory's, or Redis) and looks it up under
+ *    that lease: a household another run or a script created meanwhile, even in another folder
+ *    or at the same moment, is found there and not created again. The SDK resolves an ambiguous
+ *    failure through the correlation id itself.
  *
  * The lookups also prove the credentials: with wrong ones the first fails, the batch stops, and
  * neither journal nor results are written.
@@ -18,6 +22,8 @@ import {
   APIError,
   APIUserAbortError,
   type ApplicantGroup,
+  CorrelationConflictError,
+  type CreateOnceResult,
   GroupMayHaveBeenCreatedError,
   mapSettled,
   maskText,
@@ -62,6 +68,11 @@ export interface BatchOutcome {
   fatalError: unknown;
   /** The conflicts, for the terminal (their text in `results` keeps the emails). */
   conflicts: { household: Household; conflict: Conflict }[];
+  /**
+   * Households missing when this run looked, found under the gate when it came to create them:
+   * another run or a script created them meanwhile (counted as already existing).
+   */
+  foundAtCreate: number;
 }
 
 type Resolution =
@@ -108,6 +119,8 @@ function failedResult(household: Household, error: unknown, context = ''): House
 
 // The server answered and refused, or the request never left: no group can exist.
 function journalOutcomeOf(error: unknown): JournalOutcome {
+  // Another household under the id: createOnce sent nothing.
+  if (error instanceof CorrelationConflictError) return 'failed';
   if (error instanceof RequestValidationError) return 'failed';
   if (error instanceof APIError && error.status >= 400 && error.status < 500) return 'failed';
   return 'unknown';
@@ -129,6 +142,11 @@ export async function runBatch(
     options.onResult?.(result);
   };
   const conflicts: BatchOutcome['conflicts'] = [];
+  let foundAtCreate = 0;
+  const conflictRow = (household: Household, conflict: Conflict): HouseholdResult => {
+    conflicts.push({ household, conflict });
+    return resultOf(household, 'conflict', conflict.groupId, describeConflict(conflict));
+  };
 
   const find = (id: string) => client.applicantGroups.findByCorrelationId(id, request);
   // The command's own polls keep the time the SDK keeps: `io.clock` when a test passes one.
@@ -186,9 +204,7 @@ export async function runBatch(
       } else if (outcome.value.kind === 'existing') {
         emit(resultOf(household, 'skipped_existing', outcome.value.group.id));
       } else if (outcome.value.kind === 'conflict') {
-        const { conflict } = outcome.value;
-        conflicts.push({ household, conflict });
-        emit(resultOf(household, 'conflict', conflict.groupId, describeConflict(conflict)));
+        emit(conflictRow(household, outcome.value.conflict));
       } else if (stop.signal.aborted) {
         emit(resultOf(household, 'not_attempted'));
       } else {
@@ -228,9 +244,10 @@ export async function runBatch(
                 batch_id: options.batchId,
                 line: household.line,
               });
-              let group: ApplicantGroup;
+              let once: CreateOnceResult;
               try {
-                group = await client.applicantGroups.create(household.body, request);
+                // Through the gate: a run that waited for another's lease finds its group here.
+                once = await client.applicantGroups.createOnce(household.body, request);
               } catch (error) {
                 // An aborted create stays unsettled: the next run resolves it by lookup.
                 if (!(error instanceof APIUserAbortError)) {
@@ -238,18 +255,25 @@ export async function runBatch(
                 }
                 throw error;
               }
-              await settled('created', group.id);
-              return group;
+              // Found or created, the household's group exists: later runs look for this id.
+              await settled('created', once.group.id);
+              return once;
             })
             .then(
-              (group) => {
-                settledRows.set(household, resultOf(household, 'created', group.id));
-                emit(resultOf(household, 'created', group.id));
+              ({ group, created }) => {
+                if (!created) foundAtCreate++;
+                const row = resultOf(household, created ? 'created' : 'skipped_existing', group.id);
+                settledRows.set(household, row);
+                emit(row);
                 return group;
               },
               (error: unknown) => {
-                settledRows.set(household, failedResult(household, error));
-                emit(failedResult(household, error));
+                // Another household got the id since the lookup: the conflict the resolve phase reports.
+                const existing = error instanceof CorrelationConflictError ? error.existing : undefined;
+                const conflict = existing && findConflict(existing, household.body);
+                const row = conflict ? conflictRow(household, conflict) : failedResult(household, error);
+                settledRows.set(household, row);
+                emit(row);
                 throw error;
               },
             ),
@@ -273,7 +297,7 @@ export async function runBatch(
     } else {
       for (const household of missing) emit(resultOf(household, 'not_attempted'));
     }
-    return { results, fatalError: stop.fatalError, conflicts };
+    return { results, fatalError: stop.fatalError, conflicts, foundAtCreate };
   } finally {
     flight.dispose();
   }

@@ -1,0 +1,287 @@
+/**
+ * `groups create`'s gate, in-process against the mock server: where the state directory is
+ * (`--state-dir`, `VERIFICATION_STATE_DIR`, the XDG state home), a script's `createOnce` on the
+ * same folder and client id, a run waiting for a lease another holder has, and `--coordination`
+ * (a bad URL, ioredis missing, Redis unreachable). Two real processes at once are in
+ * test/seams/cli-two-runs.test.ts.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RedisLoader } from '../../src/cli/shared/redis-modules.js';
+import { type ApplicantGroupCreateParams, FileCoordination, VerificationClient } from '../../src/index.js';
+import { createMockServer, type MockServer } from '../../src/testing/index.js';
+import {
+  correlationIds,
+  countCreated,
+  expectExactlyOnce,
+  householdBodies,
+  runCli,
+  startCli,
+  tempDir,
+  until,
+  writeHouseholds,
+} from './helpers.js';
+
+let mock: MockServer;
+beforeAll(async () => {
+  mock = await createMockServer({ seed: 61, pageSize: 50 });
+});
+afterAll(async () => {
+  await mock.close();
+});
+beforeEach(() => {
+  mock.faults.clear();
+});
+
+/** The gate's state files (one per household it took a lease for) in a coordination folder. */
+function stateFiles(coordinationDir: string): string[] {
+  return existsSync(coordinationDir)
+    ? readdirSync(coordinationDir).filter((file) => /^create-[0-9a-f]+\.json$/.test(file))
+    : [];
+}
+
+function bodyOf(
+  bodies: ReadonlyMap<string, ApplicantGroupCreateParams>,
+  key: string,
+): ApplicantGroupCreateParams {
+  const body = bodies.get(key);
+  if (!body) throw new Error(`no household ${key}`);
+  return body;
+}
+
+/** A script's client, as docs/cli.md tells one to join the CLI's gate. */
+function scriptClient(stateDir: string): VerificationClient {
+  return new VerificationClient({
+    baseURL: mock.url,
+    clientId: mock.clientId,
+    secretKey: mock.secretKey,
+    coordination: new FileCoordination(join(stateDir, 'coordination')),
+  });
+}
+
+describe('groups create: the state directory', () => {
+  it('--state-dir, VERIFICATION_STATE_DIR, XDG_STATE_HOME and ~/.local/state hold the gate, in that order', async () => {
+    const dir = tempDir();
+    const flag = tempDir('av-flag-');
+    const variable = tempDir('av-var-');
+    const xdg = tempDir('av-xdg-');
+    const home = tempDir('av-home-');
+    const runs: { name: string; args: string[]; env: Record<string, string>; gate: string }[] = [
+      {
+        name: 'flag',
+        args: ['--state-dir', flag],
+        env: { VERIFICATION_STATE_DIR: variable, XDG_STATE_HOME: xdg, HOME: home },
+        gate: join(flag, 'coordination'),
+      },
+      {
+        name: 'variable',
+        args: [],
+        env: { VERIFICATION_STATE_DIR: variable, XDG_STATE_HOME: xdg, HOME: home },
+        gate: join(variable, 'coordination'),
+      },
+      {
+        name: 'xdg',
+        args: [],
+        env: { XDG_STATE_HOME: xdg, HOME: home },
+        gate: join(xdg, 'applicant-verification', 'coordination'),
+      },
+      {
+        // A relative XDG_STATE_HOME is invalid (the XDG specification) and ignored.
+        name: 'home',
+        args: [],
+        env: { XDG_STATE_HOME: 'relative/state', HOME: home },
+        gate: join(home, '.local', 'state', 'applicant-verification', 'coordination'),
+      },
+    ];
+    const gates = [...new Set(runs.map((run) => run.gate))];
+    for (const run of runs) {
+      const { path } = writeHouseholds(dir, `${run.name}.csv`, { households: 2 });
+      const before = gates.map((gate) => stateFiles(gate).length);
+      const result = await runCli(['groups', 'create', '--csv', path, '-q', ...run.args], mock, {
+        env: run.env,
+        cwd: dir,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      expectExactlyOnce(mock, await correlationIds(path));
+      // Two more state files in this run's gate, none anywhere else.
+      const after = gates.map((gate) => stateFiles(gate).length);
+      expect(
+        after.map((count, index) => count - (before[index] ?? 0)),
+        run.name,
+      ).toEqual(gates.map((gate) => (gate === run.gate ? 2 : 0)));
+    }
+    expect(existsSync(join(dir, 'relative'))).toBe(false);
+  });
+
+  it('a dry run creates no state directory; one that cannot be made is a usage error before anything is sent', async () => {
+    const dir = tempDir();
+    const { path } = writeHouseholds(dir, 'dry.csv', { households: 2 });
+    const state = join(dir, 'state');
+    const dry = await runCli(['groups', 'create', '--csv', path, '--dry-run', '--state-dir', state], mock);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(existsSync(state)).toBe(false);
+
+    const requests = mock.stats.log().length;
+    // Under a file, as no permission bits could refuse it to root.
+    const blocked = await runCli(
+      ['groups', 'create', '--csv', path, '--state-dir', join(path, 'state')],
+      mock,
+      {
+        env: { VERIFICATION_STATE_DIR: state },
+      },
+    );
+    expect(blocked.code).toBe(2);
+    expect(blocked.stderr).toContain(
+      `--state-dir: cannot write to the directory ${join(path, 'state', 'coordination')}`,
+    );
+    expect(mock.stats.log()).toHaveLength(requests);
+    expect(existsSync(join(dir, 'dry.journal.jsonl'))).toBe(false);
+  });
+});
+
+describe('groups create: one gate with scripts', () => {
+  it('a household a script created with createOnce (same folder, same client id) is found by the run and not invited again', async () => {
+    const dir = tempDir();
+    const state = tempDir('av-state-');
+    const { path } = writeHouseholds(dir, 'script-first.csv', { households: 4, pairEvery: 2 });
+    const ids = await correlationIds(path);
+    const bodies = await householdBodies(path);
+    const script = scriptClient(state);
+    let scripted: string[];
+    try {
+      const made = await Promise.all(
+        ['U-1', 'U-2'].map((key) => script.applicantGroups.createOnce(bodyOf(bodies, key))),
+      );
+      expect(made.map((once) => once.created)).toEqual([true, true]);
+      scripted = made.map((once) => once.group.id);
+    } finally {
+      await script.close();
+    }
+    const invitedByScript = scripted.map((group) => mock.outbox.forGroup(group).length);
+    const outbox = mock.outbox.all().length;
+    const result = await runCli(['groups', 'create', '--csv', path, '--state-dir', state], mock);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('2 created, 2 already existed');
+    expectExactlyOnce(mock, ids);
+    expect(countCreated(mock, ids)).toBe(4);
+    // The script's households were invited once, by the script; the run invited U-3 and U-4 only.
+    expect(scripted.map((group) => mock.outbox.forGroup(group).length)).toEqual(invitedByScript);
+    const byRun = mock.groups
+      .applicant()
+      .filter(
+        (group) =>
+          group.correlation_id !== null && [ids.get('U-3'), ids.get('U-4')].includes(group.correlation_id),
+      );
+    expect(byRun).toHaveLength(2);
+    expect(mock.outbox.all().length - outbox).toBe(
+      byRun.reduce((sum, group) => sum + mock.outbox.forGroup(group.id).length, 0),
+    );
+  });
+
+  it('a run that waits for a lease another holder has finds its group and counts it as already existing', async () => {
+    const dir = tempDir();
+    const state = tempDir('av-state-');
+    const { path } = writeHouseholds(dir, 'held.csv', { households: 3 });
+    const ids = await correlationIds(path);
+    const bodies = await householdBodies(path);
+    const id = ids.get('U-1') ?? '';
+    // Another process (a script's createOnce, another run) holds U-1's lease: it is creating it.
+    const other = new FileCoordination(join(state, 'coordination'));
+    const lease = await other.acquireCreateLease(mock.clientId, id, 60_000);
+    if (!lease) throw new Error('the lease was not free');
+    const run = startCli(['groups', 'create', '--csv', path, '--state-dir', state], mock);
+    // The run looked U-1 up (missing) and went on to create the others; U-1 waits for the lease.
+    await until(() => countCreated(mock, ids) === 2, 'U-2 and U-3');
+    expect(groupsOf(id)).toHaveLength(0);
+    const sdk = new VerificationClient({
+      baseURL: mock.url,
+      clientId: mock.clientId,
+      secretKey: mock.secretKey,
+    });
+    try {
+      const group = await sdk.applicantGroups.create(bodyOf(bodies, 'U-1'));
+      await other.recordCreateOutcome(lease, { state: 'created', id: group.id });
+      await other.releaseCreateLease(lease);
+    } finally {
+      await sdk.close();
+    }
+    const result = await run.result;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('2 created, 1 already existed');
+    expect(result.stderr).toContain(
+      '1 household(s) were created by another run or script while this run worked',
+    );
+    expectExactlyOnce(mock, ids);
+  });
+});
+
+function groupsOf(correlationId: string) {
+  return mock.groups.applicant().filter((group) => group.correlation_id === correlationId);
+}
+
+describe('groups create: --coordination', () => {
+  it('a URL that is not redis:// or rediss:// is a usage error naming the option (or the variable); a password is never echoed', async () => {
+    const dir = tempDir();
+    const { path } = writeHouseholds(dir, 'bad-url.csv', { households: 1 });
+    const requests = mock.stats.log().length;
+    for (const [args, env, named] of [
+      [['--coordination', 'http://redis.internal:6379'], {}, '--coordination'],
+      [['--coordination', 'redis//admin:hunter2secret@redis.internal'], {}, '--coordination'],
+      [['--coordination', 'redis://'], {}, '--coordination'],
+      [[], { VERIFICATION_COORDINATION: 'localhost:6379' }, 'VERIFICATION_COORDINATION'],
+    ] as const) {
+      const result = await runCli(['groups', 'create', '--csv', path, '--dry-run', ...args], mock, { env });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toContain(`${named} must be a redis:// or rediss:// URL`);
+      expect(result.stderr).not.toContain('hunter2secret');
+    }
+    expect(mock.stats.log()).toHaveLength(requests);
+  });
+
+  it('without ioredis installed: says to npm install ioredis, exit 2, nothing sent', async () => {
+    const dir = tempDir();
+    const { path } = writeHouseholds(dir, 'no-ioredis.csv', { households: 2 });
+    // The import fails exactly as it does where the package is missing.
+    const missing = 'ioredis-missing-for-this-test';
+    const loadRedis: RedisLoader = async () => {
+      await import(/* @vite-ignore */ missing);
+      throw new Error(`${missing} was found`);
+    };
+    const requests = mock.stats.log().length;
+    const result = await runCli(
+      ['groups', 'create', '--csv', path, '--coordination', 'redis://127.0.0.1:6379'],
+      mock,
+      { loadRedis },
+    );
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      '--coordination needs the ioredis package (5 or 6), which is not installed: npm install ioredis',
+    );
+    expect(mock.stats.log()).toHaveLength(requests);
+    expect(existsSync(join(dir, 'no-ioredis.journal.jsonl'))).toBe(false);
+  });
+
+  it('an unreachable Redis fails the run before anything is sent, without printing the password', async () => {
+    const dir = tempDir();
+    const { path } = writeHouseholds(dir, 'no-redis.csv', { households: 2 });
+    // A port nobody listens on: taken, then let go.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    await new Promise((resolve) => server.close(resolve));
+    const requests = mock.stats.log().length;
+    const result = await runCli(['groups', 'create', '--csv', path], mock, {
+      env: { VERIFICATION_COORDINATION: `redis://worker:hunter2secret@127.0.0.1:${port}/2` },
+    });
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain(
+      `cannot reach the coordination at redis://127.0.0.1:${port}/2 (VERIFICATION_COORDINATION)`,
+    );
+    expect(result.stderr).toContain('ECONNREFUSED');
+    expect(result.stderr).not.toContain('hunter2secret');
+    expect(mock.stats.log()).toHaveLength(requests);
+  });
+});
