@@ -518,7 +518,7 @@ describe('groups create: the journal', () => {
     const result = await runCli(['groups', 'create', '--csv', path, '--grace', '30'], mock);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(
-      'line 2 (household U-1): the create an earlier run sent has not appeared within --grace; sending it again',
+      `line 2 (household U-1): the create an earlier run sent has not appeared within --grace; sending it again, unless the gate still holds it unresolved (for 10 minutes after it was sent)`,
     );
     expectExactlyOnce(mock, ids);
   });

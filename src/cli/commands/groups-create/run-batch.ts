@@ -210,7 +210,7 @@ export async function runBatch(
       } else {
         if (outcome.value.resent) {
           reporter.note(
-            `line ${household.line} (household ${household.key}): the create an earlier run sent has not appeared within --grace; sending it again`,
+            `line ${household.line} (household ${household.key}): the create an earlier run sent has not appeared within --grace; sending it again, unless the gate still holds it unresolved (for 10 minutes after it was sent)`,
           );
         }
         missing.push(household);
