@@ -3,7 +3,6 @@
  * The transport comes from the entry's {@link Connector} (client.ts on Node, edge-client.ts on the edge).
  */
 import { StaticTokenSource, TokenManager, type TokenSource } from './core/auth.js';
-import { realClock } from './core/clock.js';
 import type { Connector } from './core/connector.js';
 import { publishPause, sharePauses, withCoordinatedExchange } from './core/coordinated.js';
 import { HttpCore } from './core/http.js';
@@ -78,38 +77,26 @@ export class ClientBase {
       typeof resolved.accessToken === 'string' ? resolved.accessToken : undefined,
     ]);
     const logger = createLogger(resolved.logLevel, resolved.logger, secrets);
-    const clock = resolved.clock ?? realClock;
+    const clock = resolved.clock;
     const origin = resolved.baseURL.origin;
     // A static token has no client id: its processes coordinate under one shared stand-in.
     const coordinationKey = resolved.credentials?.clientId ?? 'access-token';
     this.baseURL = resolved.baseURL.href;
     const connection = connector.connect(origin, { dispatcher: resolved.dispatcher, fetch: resolved.fetch });
     this.#close = connection.close;
-    const core = new HttpCore({
-      origin,
-      basePath: resolved.baseURL.pathname.replace(/\/+$/, ''),
+    const shared = resolved.coordination;
+    const core = new HttpCore(resolved, {
       transport: connection.transport,
-      timeout: resolved.timeout,
-      maxRetries: resolved.maxRetries,
-      deadline: resolved.deadline,
-      createGraceWindow: resolved.createGraceWindow,
-      maxResponseBytes: resolved.maxResponseBytes,
-      validation: resolved.validation,
       logger,
       limiter: new Limiter(resolved.maxConcurrency, clock),
-      clock,
       sdkHeaders: {
         accept: 'application/json',
         'user-agent': `applicant-verification/${VERSION} ${runtimeName()}`,
       },
-      defaultHeaders: resolved.defaultHeaders,
       secrets,
-      coordination: resolved.coordination ?? processCoordination(origin, clock),
+      coordination: shared ?? processCoordination(origin, clock),
       coordinationKey,
-      coordinationFailure: resolved.coordinationFailure,
-      onRateLimitPause: resolved.coordination
-        ? (until) => publishPause(resolved.coordination, coordinationKey, until, logger)
-        : undefined,
+      onRateLimitPause: shared ? (until) => publishPause(shared, coordinationKey, until, logger) : undefined,
     });
     const tokens: TokenSource = resolved.credentials
       ? new TokenManager(

@@ -35,9 +35,9 @@ import {
 } from './errors.js';
 import { checkFileURL } from './file-url.js';
 import { checkHeaderValues } from './headers.js';
-import { InProcessCoordination } from './in-process-coordination.js';
 import { type Limiter, QueueTimeoutError } from './limiter.js';
 import type { Logger } from './log.js';
+import type { ResolvedOptions } from './options.js';
 import { maskText } from './redact.js';
 import {
   backoffMs,
@@ -61,38 +61,62 @@ export type { Call, RequestOptions } from './call.js';
 
 import type { RequestOptions } from './call.js';
 
-/** Settings HttpCore runs with, resolved by the client. */
-export interface HttpCoreConfig {
-  origin: string;
-  /** Path prefix of the base URL, without a trailing slash (often `''`). */
-  basePath: string;
+/** The resolved client options the core reads (the client passes its {@link ResolvedOptions} itself). */
+export type CoreOptions = Pick<
+  ResolvedOptions,
+  | 'baseURL'
+  | 'timeout'
+  | 'maxRetries'
+  | 'deadline'
+  | 'createGraceWindow'
+  | 'maxResponseBytes'
+  | 'validation'
+  | 'clock'
+  | 'defaultHeaders'
+  | 'coordinationFailure'
+>;
+
+/** What the client builds for its core from those options: the parts that are objects, not settings. */
+export interface CoreWiring {
   transport: Transport;
-  timeout: number;
-  maxRetries: number;
-  /** Default whole-call deadline in ms; `undefined`: timeout × attempts. */
-  deadline: number | undefined;
-  /** Default grace window (ms) of a create's recovery. */
-  createGraceWindow: number;
-  maxResponseBytes: number;
-  validation: ValidationMode;
   /** Where lines go; `debugEnabled: false` says debug lines are dropped, so none are built. */
   logger: Logger & { readonly debugEnabled?: boolean };
   limiter: Limiter;
-  clock: Clock;
   /** The SDK's own headers (accept, user-agent). */
   sdkHeaders: Record<string, string>;
-  /** The caller's `defaultHeaders`: sent to the API, never to a file host. */
-  defaultHeaders: Record<string, string>;
   /** The client's secret key and tokens, scrubbed from whatever server text errors repeat. */
   secrets: KnownSecrets;
-  /** What the client's processes share (create leases, the token exchange, 429 pauses); default in-process. */
-  coordination?: Coordination | undefined;
+  /** What the client's processes share (create leases, the token exchange, 429 pauses). */
+  coordination: Coordination;
   /** The key this client coordinates under: its client id (or a stand-in for a static token). */
-  coordinationKey?: string | undefined;
-  /** Whether `createOnce` goes ahead without its lease when the coordination fails; default refuse. */
-  coordinationFailure?: CoordinationFailurePolicy | undefined;
+  coordinationKey: string;
   /** Called with the end of each client-wide 429 pause (epoch ms), to publish it to the fleet. */
   onRateLimitPause?: ((untilEpochMs: number) => void) | undefined;
+}
+
+/** How long one call may take, from the client's options and the call's own. */
+interface CallLimits {
+  /** Retries after the first attempt. */
+  maxRetries: number;
+  /** Milliseconds per attempt (capped at what a timer takes). */
+  timeout: number;
+  /** The deadline the caller set (call or client), if any: it cuts attempts short. */
+  explicitDeadline: number | undefined;
+  /** The whole call's budget: the explicit deadline, or timeout × attempts plus backoff. */
+  totalMs: number;
+}
+
+/** The one derivation of a call's timeout, retries and deadline (the loop and the lease both read it). */
+function callLimits(client: CoreOptions, options: RequestOptions): CallLimits {
+  const maxRetries = options.maxRetries ?? client.maxRetries;
+  const timeout = Math.min(options.timeout ?? client.timeout, MAX_TIMER_MS);
+  const explicitDeadline = options.deadline ?? client.deadline;
+  return {
+    maxRetries,
+    timeout,
+    explicitDeadline,
+    totalMs: explicitDeadline ?? defaultDeadlineMs(timeout, maxRetries),
+  };
 }
 
 const EMPTY_BODY = Symbol('empty body');
@@ -115,58 +139,62 @@ function retryHeadersOf(error: unknown): Record<string, string> {
 
 /** Sends calls described by resources. */
 export class HttpCore {
-  readonly #config: HttpCoreConfig;
+  readonly #options: CoreOptions;
+  readonly #wiring: CoreWiring;
+  /** The base URL's origin, and its path prefix without a trailing slash (often `''`). */
+  readonly #origin: string;
+  readonly #basePath: string;
   /** Whether debug lines are written: they are built (paths masked) only then. */
   readonly #debug: boolean;
   #tokens: TokenSource | undefined;
-  #coordination: Coordination | undefined;
   /** The caller's `defaultHeaders` as they were when the client was made (checked on the first call). */
   readonly #defaultHeaders: Record<string, string>;
   /** The SDK's headers with {@link #defaultHeaders} over them: every API request starts from a copy. */
   readonly #baseHeaders: Record<string, string>;
 
-  constructor(config: HttpCoreConfig) {
-    this.#config = config;
-    this.#debug = config.logger.debugEnabled ?? true;
-    this.#defaultHeaders = copyRecords(config.defaultHeaders);
-    this.#baseHeaders = copyRecords(config.sdkHeaders, this.#defaultHeaders);
+  constructor(options: CoreOptions, wiring: CoreWiring) {
+    this.#options = options;
+    this.#wiring = wiring;
+    this.#origin = options.baseURL.origin;
+    this.#basePath = options.baseURL.pathname.replace(/\/+$/, '');
+    this.#debug = wiring.logger.debugEnabled ?? true;
+    this.#defaultHeaders = copyRecords(options.defaultHeaders);
+    this.#baseHeaders = copyRecords(wiring.sdkHeaders, this.#defaultHeaders);
   }
 
   /** The logger, for resources and helpers that report through the same channel. */
   get logger(): Logger {
-    return this.#config.logger;
+    return this.#wiring.logger;
   }
 
   /** The clock the core waits with (resources poll with it too). */
   get clock(): Clock {
-    return this.#config.clock;
+    return this.#options.clock;
   }
 
   /** What the client's processes share. */
   get coordination(): Coordination {
-    this.#coordination ??=
-      this.#config.coordination ?? new InProcessCoordination(() => this.#config.clock.now());
-    return this.#coordination;
+    return this.#wiring.coordination;
   }
 
   /** The key this client coordinates under (its client id). */
   get coordinationKey(): string {
-    return this.#config.coordinationKey ?? '';
+    return this.#wiring.coordinationKey;
   }
 
   /** Whether `createOnce` goes ahead without its lease when the coordination fails. */
   get coordinationFailure(): CoordinationFailurePolicy {
-    return this.#config.coordinationFailure ?? 'refuse';
+    return this.#options.coordinationFailure;
   }
 
   /** The base URL's path prefix, without a trailing slash. */
   get basePath(): string {
-    return this.#config.basePath;
+    return this.#basePath;
   }
 
   /** The base URL's origin. */
   get origin(): string {
-    return this.#config.origin;
+    return this.#origin;
   }
 
   /** Installs the token source (it is built after the core, since it calls the core itself). */
@@ -208,23 +236,22 @@ export class HttpCore {
       call.recovery?.lookup === undefined
         ? call.recovery
         : Object.assign({}, call.recovery, { lookup: traceLookup(call.recovery.lookup, trace) });
-    const config = this.#config;
+    const client = this.#options;
+    const logger = this.#wiring.logger;
     const options = call.options ?? NO_OPTIONS;
     const safety = call.safety ?? (call.method === 'GET' ? 'read' : 'create');
-    const maxRetries = options.maxRetries ?? config.maxRetries;
-    const timeout = Math.min(options.timeout ?? config.timeout, MAX_TIMER_MS);
-    const explicitDeadline = options.deadline ?? config.deadline;
+    const { maxRetries, timeout, explicitDeadline, totalMs } = callLimits(client, options);
     const context = new CallContext(
       call.method,
       () => this.#displayPath(prepared),
       () => this.#host(prepared),
-      { maxAttempts: maxRetries + 1, totalMs: explicitDeadline ?? defaultDeadlineMs(timeout, maxRetries) },
-      config.clock,
+      { maxAttempts: maxRetries + 1, totalMs },
+      client.clock,
     );
     const signal = options.signal;
     const recoveryEnv = {
-      clock: config.clock,
-      logger: config.logger,
+      clock: client.clock,
+      logger,
       signal,
       timeout,
       headers: options.headers,
@@ -281,14 +308,14 @@ export class HttpCore {
         if (verdict === 'ambiguous') {
           // A create without recovery (none of the resources' creates): the failure as it came.
           if (recovery === undefined) throw error;
-          const grace = options.createGraceWindow ?? config.createGraceWindow;
+          const grace = options.createGraceWindow ?? client.createGraceWindow;
           const hardEnd = explicitDeadline === undefined ? Number.POSITIVE_INFINITY : context.deadline;
-          const windowEnd = Math.min(config.clock.now() + grace, hardEnd);
+          const windowEnd = Math.min(client.clock.now() + grace, hardEnd);
           return this.#recovered(
             await recoverAmbiguousCreate(recovery, context, error, windowEnd, hardEnd, recoveryEnv),
           );
         }
-        const delay = backoffMs(context.attempts - 1, retryHeadersOf(error), Math.random, config.clock.now());
+        const delay = backoffMs(context.attempts - 1, retryHeadersOf(error), Math.random, client.clock.now());
         // Out of attempts, a Retry-After beyond the cap, or a wait past the deadline: fail now.
         if (!context.hasAttemptsLeft() || delay === undefined || delay >= context.remaining()) {
           const found =
@@ -299,11 +326,11 @@ export class HttpCore {
           if (found !== undefined) return this.#recovered(found);
           throw error;
         }
-        config.logger.warn(
+        logger.warn(
           `retrying in ${formatDuration(delay)} (attempt ${context.attempts + 1} of ${context.maxAttempts}): ${error instanceof Error ? error.message : String(error)}`,
         );
         trace.retry(context.attempts, error, delay);
-        await config.clock.sleep(delay, signal);
+        await client.clock.sleep(delay, signal);
       }
     }
   }
@@ -311,33 +338,28 @@ export class HttpCore {
   /** Pauses the whole client (and, through `onRateLimitPause`, its fleet); above the cap, nothing. */
   #pause(ms: number | undefined): void {
     if (ms === undefined) return;
-    this.#config.limiter.pauseFor(ms);
-    this.#config.onRateLimitPause?.(this.#config.clock.now() + ms);
+    this.#wiring.limiter.pauseFor(ms);
+    this.#wiring.onRateLimitPause?.(this.#options.clock.now() + ms);
   }
 
   /** Holds this client's requests until `untilEpochMs` (a pause another process published). */
   pauseUntil(untilEpochMs: number): void {
-    const ms = untilEpochMs - this.#config.clock.now();
-    if (ms > 0) this.#config.limiter.pauseFor(ms);
+    const ms = untilEpochMs - this.#options.clock.now();
+    if (ms > 0) this.#wiring.limiter.pauseFor(ms);
   }
 
   /** The client's default grace window of a create's recovery (ms). */
   get createGraceWindowMs(): number {
-    return this.#config.createGraceWindow;
+    return this.#options.createGraceWindow;
   }
 
   /**
    * The longest a create with these options can run (ms): its deadline, its grace window and one
    * more lookup. A create lease must outlive it.
    */
-  createBudgetMs(options: RequestOptions = {}): number {
-    const config = this.#config;
-    const timeout = Math.min(options.timeout ?? config.timeout, MAX_TIMER_MS);
-    const deadline =
-      options.deadline ??
-      config.deadline ??
-      defaultDeadlineMs(timeout, options.maxRetries ?? config.maxRetries);
-    return deadline + (options.createGraceWindow ?? config.createGraceWindow) + timeout;
+  createBudgetMs(options: RequestOptions = NO_OPTIONS): number {
+    const { timeout, totalMs } = callLimits(this.#options, options);
+    return totalMs + (options.createGraceWindow ?? this.#options.createGraceWindow) + timeout;
   }
 
   #recovered<T>(found: T): WithResponse<T> {
@@ -367,7 +389,7 @@ export class HttpCore {
    * any request: a link to `file:` or `data:` is not a download.
    */
   fileURL(url: string, field = 'pdf_url'): string {
-    return checkFileURL(url, this.#config.origin, this.#config.basePath, field);
+    return checkFileURL(url, this.#origin, this.#basePath, field);
   }
 
   /** Whether the client's `defaultHeaders` passed their check (the copy taken at construction never changes). */
@@ -387,7 +409,7 @@ export class HttpCore {
   /** The current token when the source has one at once (remembered among the secrets to scrub). */
   #tokenInHand(): string | undefined {
     const token = this.#tokens?.current();
-    if (token !== undefined) this.#config.secrets.addToken(token);
+    if (token !== undefined) this.#wiring.secrets.addToken(token);
     return token;
   }
 
@@ -413,24 +435,24 @@ export class HttpCore {
       }
       throw error;
     }
-    this.#config.secrets.addToken(token);
+    this.#wiring.secrets.addToken(token);
     return token;
   }
 
   #host(prepared: PreparedCall<z.ZodType>): string {
-    return isAbsolute(prepared.path) ? new URL(prepared.path).host : new URL(this.#config.origin).host;
+    return isAbsolute(prepared.path) ? new URL(prepared.path).host : new URL(this.#origin).host;
   }
 
   /** The path as messages show it: base path included, query masked; a file link's query (its signature) dropped. */
   #displayPath(prepared: PreparedCall<z.ZodType>): string {
     if (isAbsolute(prepared.path)) return maskText(new URL(prepared.path).pathname);
-    return maskText(`${this.#config.basePath}${prepared.path}${prepared.search}`);
+    return maskText(`${this.#basePath}${prepared.path}${prepared.search}`);
   }
 
   #statusError(call: Call<z.ZodType>, context: CallContext, response: TransportResponse): APIError {
     const status = response.status;
     const redirect = status >= 300 && status < 400 ? 'The SDK follows no redirects.' : undefined;
-    const secrets = this.#config.secrets;
+    const secrets = this.#wiring.secrets;
     const oversize = oversizeDetail(response.body);
     return APIError.from({
       status,
@@ -456,9 +478,9 @@ export class HttpCore {
     timeout: number,
     attemptMs: number,
   ): Promise<TransportResponse> {
-    const config = this.#config;
+    const wiring = this.#wiring;
     const call = prepared.call;
-    let origin = config.origin;
+    let origin = this.#origin;
     let path: string;
     let headers: Record<string, string>;
     let body: string | undefined;
@@ -468,9 +490,9 @@ export class HttpCore {
         origin = url.origin;
         path = `${url.pathname}${url.search}`;
         // A file host gets none of the caller's headers: they may carry credentials of their own.
-        headers = { 'user-agent': config.sdkHeaders['user-agent'] ?? 'applicant-verification' };
+        headers = { 'user-agent': wiring.sdkHeaders['user-agent'] ?? 'applicant-verification' };
       } else {
-        path = `${config.basePath}${prepared.path}${prepared.search}`;
+        path = `${this.#basePath}${prepared.path}${prepared.search}`;
         headers = copyRecords(this.#baseHeaders, call.options?.headers);
       }
       if (token !== undefined) headers.authorization = `Bearer ${token}`;
@@ -496,9 +518,9 @@ export class HttpCore {
     const started = performance.now();
     let pending: Promise<TransportResponse>;
     try {
-      pending = config.limiter.run(
+      pending = wiring.limiter.run(
         () =>
-          config
+          wiring
             .transport({
               method: call.method,
               origin,
@@ -507,11 +529,12 @@ export class HttpCore {
               body,
               signal,
               timeout: attemptMs - (performance.now() - started),
-              maxResponseBytes: config.maxResponseBytes,
+              maxResponseBytes: this.#options.maxResponseBytes,
             })
             .then((answer) => {
               // Pause the whole client before this slot frees, so no queued request slips through.
-              if (answer.status === 429) this.#pause(rateLimitPauseMs(answer.headers, config.clock.now()));
+              if (answer.status === 429)
+                this.#pause(rateLimitPauseMs(answer.headers, this.#options.clock.now()));
               return answer;
             }),
         { signal, maxWaitMs: attemptMs },
@@ -522,7 +545,7 @@ export class HttpCore {
     return pending.then(
       (response) => {
         if (this.#debug) {
-          config.logger.debug(`${call.method} ${context.path} → ${response.status}`, {
+          wiring.logger.debug(`${call.method} ${context.path} → ${response.status}`, {
             attempt: context.attempts,
             durationMs: Math.round(performance.now() - started),
             requestId: response.headers['x-request-id'],
@@ -561,11 +584,11 @@ export class HttpCore {
     }
     const network = describeNetworkError(error);
     const connectionError = new APIConnectionError(
-      `${context.label} failed: ${this.#config.secrets.scrub(network.reason)} (${context.progress()})${network.requestNotSent ? '; nothing was sent' : ''}.`,
+      `${context.label} failed: ${this.#wiring.secrets.scrub(network.reason)} (${context.progress()})${network.requestNotSent ? '; nothing was sent' : ''}.`,
       { cause: error, requestNotSent: network.requestNotSent },
     );
     if (this.#debug) {
-      this.#config.logger.debug(connectionError.message, {
+      this.#wiring.logger.debug(connectionError.message, {
         attempt: context.attempts,
         durationMs: Math.round(performance.now() - started),
       });
@@ -580,7 +603,7 @@ export class HttpCore {
     const call = prepared.call;
     const info = responseInfo(response, call.keepCredentialHeaders === true);
     if (call.responseType === 'bytes') {
-      return { data: parseResponse(call.schema, new Uint8Array(response.body), 'strict'), response: info };
+      return { data: parseResponse(call.schema, new Uint8Array(response.body)), response: info };
     }
     // Built only for an error: masking the path runs regular expressions over it.
     const label = () => `${call.method} ${this.#displayPath(prepared)}`;
@@ -591,7 +614,7 @@ export class HttpCore {
       } catch {
         throw new ResponseValidationError(
           [{ path: '', message: 'Response body is not valid JSON', code: 'invalid_json' }],
-          this.#config.secrets.scrub(excerpt(response.body)),
+          this.#wiring.secrets.scrub(excerpt(response.body)),
           `Unexpected response to ${label()}`,
         );
       }
@@ -601,17 +624,15 @@ export class HttpCore {
     if (call.callerSchema !== true && fastCheck(call.schema)?.(value) === true) {
       return { data: value as z.output<S>, response: info };
     }
-    const data = parseResponse(
-      call.schema,
-      value,
-      this.#config.validation,
-      this.#config.logger,
-      () => `Unexpected response to ${label()}`,
+    const data = parseResponse(call.schema, value, {
+      mode: this.#options.validation,
+      logger: this.#wiring.logger,
+      context: () => `Unexpected response to ${label()}`,
       // The compiled check, where the schema has one, has already said no: zod's own parse decides
       // (and words the issues) without running the check a second time.
-      false,
-      (raw) => this.#config.secrets.scrubDeep(raw),
-    );
+      compiledCheckFirst: false,
+      scrub: (raw) => this.#wiring.secrets.scrubDeep(raw),
+    });
     return { data, response: info };
   }
 }

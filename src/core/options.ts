@@ -3,7 +3,7 @@
  * at construction with a message naming the option and the variable, never on the first call.
  */
 import type { Dispatcher } from 'undici';
-import type { Clock } from './clock.js';
+import { type Clock, realClock } from './clock.js';
 import type { Coordination, CoordinationFailurePolicy } from './coordination.js';
 import { VerificationError } from './errors.js';
 import { isLogLevel, type Logger, type LogLevel } from './log.js';
@@ -103,31 +103,44 @@ export interface ClientOptions {
   coordinationFailure?: CoordinationFailurePolicy | undefined;
 }
 
-/** Options with defaults applied and checks passed. */
-export interface ResolvedOptions {
-  baseURL: URL;
-  credentials: { clientId: string; secretKey: string } | undefined;
-  accessToken: string | (() => string | Promise<string>) | undefined;
-  secretKey: string | undefined;
-  timeout: number;
-  maxRetries: number;
-  deadline: number | undefined;
-  createGraceWindow: number;
-  clock: Clock | undefined;
-  coordination: Coordination | undefined;
-  coordinationFailure: CoordinationFailurePolicy;
-  dispatcher: Dispatcher | undefined;
-  tokenStore: TokenStore | undefined;
-  fetch: (() => typeof fetch) | undefined;
-  logLevel: LogLevel;
-  logger: Logger | undefined;
-  validation: ValidationMode;
-  maxConcurrency: number;
-  maxResponseBytes: number;
-  defaultHeaders: Record<string, string>;
-  apiRentUnit: 'dollars' | 'cents';
-  rentUnitMismatch: 'refuse' | 'continue';
-}
+/** `T` with every field present and `undefined` taken out of its type. */
+type Settled<T> = { [K in keyof T]-?: Exclude<T[K], undefined> };
+
+/**
+ * {@link ClientOptions} resolved once, at construction: defaults applied (each stated once, in
+ * {@link resolveOptions} or the entry's {@link TimingDefaults}), environment read, everything
+ * checked. The client and its core read the fields they need from this one object; nothing is
+ * copied field by field between layers. Documentation is on {@link ClientOptions}.
+ */
+export type ResolvedOptions = Settled<
+  Omit<
+    ClientOptions,
+    | 'baseURL'
+    | 'clientId'
+    | 'secretKey'
+    | 'accessToken'
+    | 'allowInsecureHttp'
+    | 'fetch'
+    | 'deadline'
+    | 'coordination'
+    | 'dispatcher'
+    | 'tokenStore'
+    | 'logger'
+  >
+> &
+  Pick<
+    ClientOptions,
+    'accessToken' | 'secretKey' | 'coordination' | 'dispatcher' | 'tokenStore' | 'logger'
+  > & {
+    /** The API base URL, parsed. */
+    baseURL: URL;
+    /** The client-credentials pair, when both are known (from options or the environment). */
+    credentials: { clientId: string; secretKey: string } | undefined;
+    /** The fetch to send with, looked up at call time; `undefined`: undici. */
+    fetch: (() => typeof fetch) | undefined;
+    /** A whole-call deadline in ms; `undefined`: timeout × attempts plus backoff, bounding the waits only. */
+    deadline: number | undefined;
+  };
 
 const COORDINATION_METHODS = [
   'acquireCreateLease',
@@ -307,7 +320,7 @@ export function resolveOptions(
       options.createGraceWindow ?? defaults.createGraceWindow,
       true,
     ),
-    clock: options.clock,
+    clock: options.clock ?? realClock,
     coordination: checkCoordination(options.coordination),
     coordinationFailure,
     dispatcher: options.dispatcher,

@@ -46,30 +46,41 @@ function keyedUnknownKeys(error: z.ZodError): z.ZodError {
   return new z.ZodError(issues);
 }
 
+/** How {@link parseResponse} treats a body its schema rejects. */
+export interface ResponseParsing {
+  /** `strict` (default) throws; `warn` logs and returns the body as received. */
+  mode?: ValidationMode | undefined;
+  /** Where `warn` mode logs. */
+  logger?: Logger | undefined;
+  /** Names the response in the error ("Unexpected response to GET /path"); built only on failure. */
+  context?: string | (() => string) | undefined;
+  /**
+   * Whether the SDK's compiled check may answer first (default true). `false` parses with the
+   * schema's own `safeParse`: for a caller's schema, because the compiled checks read zod's
+   * internals, which a schema from another copy or version of zod may lay out otherwise; for the
+   * SDK's own, once its compiled check has already rejected the body.
+   */
+  compiledCheckFirst?: boolean | undefined;
+  /** Applied to the body the error carries (removes the client's secrets). */
+  scrub?: ((value: unknown) => unknown) | undefined;
+}
+
 /**
- * Parses a response body. In `strict` mode a mismatch throws {@link ResponseValidationError}
- * carrying the issues and the body (through `scrub`, which removes the client's secrets); in
- * `warn` mode it is logged and the body returned unchanged. `own: false` parses with the schema's own
- * `safeParse`: for a caller's schema, because the compiled checks read zod's internals, which a
- * schema from another copy or version of zod may lay out otherwise; for the SDK's own, once its
- * compiled check has already rejected the body.
+ * Parses a response body. A mismatch throws {@link ResponseValidationError} carrying the issues
+ * and the (scrubbed) body, or in `warn` mode is logged and the body returned unchanged.
  */
 export function parseResponse<S extends z.ZodType>(
   schema: S,
   body: unknown,
-  mode: ValidationMode = 'strict',
-  logger?: Logger,
-  context?: string | (() => string),
-  own = true,
-  scrub: (value: unknown) => unknown = (value) => value,
+  { mode = 'strict', logger, context, compiledCheckFirst = true, scrub }: ResponseParsing = {},
 ): z.output<S> {
-  const result = own
+  const result = compiledCheckFirst
     ? safeParseFast(schema, body)
     : (schema.safeParse(body) as z.ZodSafeParseResult<z.output<S>>);
   if (result.success) return result.data;
   const error = new ResponseValidationError(
     issuesFromZod(result.error),
-    scrub(body),
+    scrub ? scrub(body) : body,
     typeof context === 'function' ? context() : context,
   );
   if (mode === 'strict') throw error;

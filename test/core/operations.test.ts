@@ -65,8 +65,7 @@ function traced(operation: string): OperationTraceContext[] {
 }
 
 function coreAt(baseURL: string): HttpCore {
-  return bareCore('token-for-the-widget-tests', {
-    origin: new URL(baseURL).origin,
+  return bareCore('token-for-the-widget-tests', new URL(baseURL).origin, {
     transport: fetchTransport(() => fetch),
     sdkHeaders: { accept: 'application/json' },
   });

@@ -32,11 +32,12 @@ function pagedCore(page: (n: number) => { items: Array<{ id: string }>; total_co
     requested.push(n);
     return { status: 200, headers: {}, body: Buffer.from(JSON.stringify(page(n))) };
   };
-  const core = bareCore('token-for-the-pagination-tests', {
-    origin: 'https://api.example.com',
-    transport,
-    timeout: 1_000,
-  });
+  const core = bareCore(
+    'token-for-the-pagination-tests',
+    'https://api.example.com',
+    { transport },
+    { timeout: 1_000 },
+  );
   const list = () =>
     listPages(core, {
       operation: itemsList,

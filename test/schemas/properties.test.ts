@@ -110,7 +110,7 @@ describe('response schemas never throw anything but ResponseValidationError', ()
           warn: (message: string) => warnings.push(message),
           error: () => {},
         };
-        const result: unknown = parseResponse(applicantGroupSchema, body, 'warn', logger);
+        const result: unknown = parseResponse(applicantGroupSchema, body, { mode: 'warn', logger });
         expect(result).toBe(body);
         expect(warnings).toHaveLength(1);
         expect(warnings[0]).toContain("validation: 'warn', returning the body as received");
