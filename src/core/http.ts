@@ -55,7 +55,7 @@ import {
   type TransportResponse,
   TransportTimeoutError,
 } from './transport.js';
-import { parseRequest, parseResponse, type ValidationMode } from './validate.js';
+import { parseRequest, parseResponse } from './validate.js';
 
 export type { Call, RequestOptions } from './call.js';
 

@@ -1,13 +1,11 @@
 /** Reports (docs/wire-contract.md §4.4) and their PDFs. */
-import * as z from 'zod';
 import { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/http.js';
 import { downloadWithFreshLink, LinkFreshness } from '../core/link-freshness.js';
 import { defineOperation, operationCall } from '../core/operation.js';
+import { pdfBytesSchema } from '../schemas/pdf.js';
 import { type ReportDetail, reportDetailSchema } from '../schemas/reports.js';
 import { APIResource } from './resource.js';
-
-const pdfBytesSchema = z.instanceof(Uint8Array);
 
 /** Pre-signed links live 2 hours (docs/wire-contract.md §8); a little margin avoids starting a doomed download. */
 const PDF_LINK_LIFETIME_MS = 2 * 60 * 60_000 - 60_000;

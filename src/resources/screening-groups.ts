@@ -1,11 +1,11 @@
 /** Screening groups: the earlier interface (docs/wire-contract.md §4.5 to §4.9). */
-import * as z from 'zod';
 import { APIPromise } from '../core/api-promise.js';
 import { GroupMayHaveBeenCreatedError } from '../core/errors.js';
 import type { RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
 import { parseRequest } from '../core/validate.js';
+import { pdfBytesSchema } from '../schemas/pdf.js';
 import {
   type ScreeningGroup,
   type ScreeningGroupCreateParams,
@@ -24,8 +24,6 @@ import {
 import { gatedCreate } from './create-gate.js';
 import { PDF_DOWNLOAD_OPERATION } from './reports.js';
 import { APIResource, groupCreateRecovery } from './resource.js';
-
-const pdfBytesSchema = z.instanceof(Uint8Array);
 
 /** The operations of `client.screeningGroups`, one descriptor each (CONTRIBUTING.md, "A new endpoint"). */
 export const screeningGroupOperations = {

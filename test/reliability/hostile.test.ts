@@ -346,6 +346,60 @@ describe('PDF links', () => {
   });
 });
 
+describe('a file host that answers something other than a PDF', () => {
+  const reportWith = (pdfUrl: string) => ({ ...(loadFixture('income-report') as object), pdf_url: pdfUrl });
+
+  it.each([
+    ['an HTML page', '<!doctype html><title>Sign in to the Wi-Fi</title>'],
+    ['a JSON error', '{"error":"AccessDenied"}'],
+    ['nothing', ''],
+  ])(
+    'refuses %s answered with 200: ResponseValidationError, no bytes returned as a PDF',
+    async (_what, body) => {
+      const { server, client } = await setup({
+        [`GET /api/v1/reports/${REPORT}`]: () => ({
+          status: 200,
+          body: reportWith('/files/report.pdf?sig=1'),
+        }),
+        'GET /files/report.pdf': () => ({
+          status: 200,
+          body,
+          headers: { 'content-type': 'application/pdf' },
+        }),
+      });
+      const error = await caught(client.reports.downloadPdf(REPORT));
+      expect(error).toBeInstanceOf(ResponseValidationError);
+      expect((error as Error).message).toMatch(/Expected a PDF/);
+      // Refused once; a wrong answer is not a stale link, so the report is not retrieved again.
+      expect(server.requests.filter((request) => request.path.startsWith('/files/'))).toHaveLength(1);
+      expect(server.to(`/api/v1/reports/${REPORT}`)).toHaveLength(1);
+    },
+  );
+
+  it('refuses the same for a screening report PDF', async () => {
+    const { server, client } = await setup({
+      'GET /api/v1/screening_groups/sg-1/report': () => ({
+        status: 200,
+        body: { url: '/files/screening.pdf?sig=1' },
+      }),
+      'GET /files/screening.pdf': () => ({ status: 200, body: '<html>expired</html>' }),
+    });
+    const error = await caught(client.screeningGroups.downloadReportPdf('sg-1'));
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect((error as Error).message).toMatch(/Expected a PDF/);
+    expect(server.requests.filter((request) => request.path.startsWith('/files/'))).toHaveLength(1);
+  });
+
+  it('takes a PDF whose header follows a byte-order mark or whitespace, as PDF readers do', async () => {
+    const { client } = await setup({
+      [`GET /api/v1/reports/${REPORT}`]: () => ({ status: 200, body: reportWith('/files/report.pdf?sig=1') }),
+      'GET /files/report.pdf': () => ({ status: 200, body: '\ufeff\n  %PDF-1.7\n%%EOF' }),
+    });
+    const bytes = await client.reports.downloadPdf(REPORT);
+    expect(new TextDecoder().decode(bytes)).toContain('%PDF-1.7');
+  });
+});
+
 describe('path parameters', () => {
   it.each(['..', '.', '', ' ', ' .. '])('refuses the id %j before any request', async (id) => {
     const { server, client } = await setup({});
