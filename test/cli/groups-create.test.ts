@@ -122,10 +122,11 @@ describe('groups create: faults, reruns, logs', () => {
     const dir = tempDir();
     const { path } = writeHouseholds(dir, 'slow.csv', { households: 3 });
     const ids = await correlationIds(path);
-    // The server commits one create 500 ms (real time) after receiving it: the CLI's 200 ms
-    // timeout fires first. Its 5 s grace window runs on the recording clock, whose waits cost a
-    // millisecond each, so the window's lookups are over long before the group exists.
-    mock.faults.next(1, { commitDelayMs: 500 }, CREATE);
+    // The server commits one create 2 s (real time) after receiving it: the CLI's 200 ms timeout
+    // fires first. Its 5 s grace window runs on the recording clock, whose waits cost a
+    // millisecond each, so the window's few lookups are over long before the group exists, even
+    // on a loaded machine (at 500 ms they were not always).
+    mock.faults.next(1, { commitDelayMs: 2_000 }, CREATE);
     const clock = recordingClock();
     const result = await runCli(
       ['groups', 'create', '--csv', path, '--timeout', '0.2', '--grace', '5', '--max-retries', '2'],
