@@ -1,7 +1,7 @@
 /** Applicant groups: the current interface (docs/wire-contract.md §4.1 to §4.3). */
 import { APIPromise, type WithResponse } from '../core/api-promise.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/batch.js';
-import { GroupMayHaveBeenCreatedError, GroupNotFoundError } from '../core/errors.js';
+import { GroupNotFoundError } from '../core/errors.js';
 import type { HttpCore, RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
@@ -133,26 +133,17 @@ export class ApplicantGroups extends APIResource {
    * new group under a reused id: use {@link ApplicantGroups.createOnce} to find one first.
    */
   create(body: ApplicantGroupCreateParams, options?: RequestOptions): APIPromise<ApplicantGroup> {
-    const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
-    if (correlationId === undefined) return new APIPromise(this.#send(body, options));
-    // Bad input is refused before the coordination is asked (it may be a network store).
-    try {
-      parseRequest(applicantGroupCreateParamsSchema, body, 'Invalid request body');
-    } catch (error) {
-      return new APIPromise(Promise.reject(error));
-    }
-    const path = applicantGroupOperations.create.path;
-    const pass = {
-      correlationId,
+    const gate = {
+      correlationId: typeof body?.correlation_id === 'string' ? body.correlation_id : undefined,
       caller: 'create',
-      options: options ?? {},
-      heldThroughout: (reason: string) =>
-        new GroupMayHaveBeenCreatedError(path, correlationId, undefined, `create (POST ${path})`, reason),
+      path: applicantGroupOperations.create.path,
+      options,
+      validate: () => parseRequest(applicantGroupCreateParamsSchema, body, 'Invalid request body'),
     };
     return new APIPromise(
       gatedCreate(
         this.core,
-        pass,
+        gate,
         () => this.#send(body, options),
         (created) => created.data.id,
       ),

@@ -16,7 +16,13 @@ import type {
   CreateOutcomeRecord,
   HeldCreateLease,
 } from '../core/coordination.js';
-import { APIConnectionError, APIError, RateLimitError, RequestValidationError } from '../core/errors.js';
+import {
+  APIConnectionError,
+  APIError,
+  GroupMayHaveBeenCreatedError,
+  RateLimitError,
+  RequestValidationError,
+} from '../core/errors.js';
 import type { HttpCore, RequestOptions } from '../core/http.js';
 import { exponentialBackoffMs } from '../core/retry.js';
 
@@ -59,19 +65,46 @@ function leaseKeyOf(pass: GatePass): string {
   return pass.leaseKey ?? pass.correlationId;
 }
 
+/** A create that has nothing to look up first, as a resource hands it to {@link gatedCreate}. */
+export interface GatedCreate {
+  /** The body's correlation id; without one there is no key to coordinate on. */
+  correlationId: string | undefined;
+  /** The lease key, when it is not the correlation id (see {@link GatePass.leaseKey}). */
+  leaseKey?: string | undefined;
+  /** Names the call in log lines and errors ("create", "screeningGroups.create"). */
+  caller: string;
+  /** The path the create posts to, for the error when the lease stays held. */
+  path: string;
+  /** The create's options. */
+  options: RequestOptions | undefined;
+  /** Checks the body (throws `RequestValidationError`): bad input never reaches the coordination. */
+  validate(): void;
+}
+
 /**
- * A create's pass through the gate, for a create that has nothing to look up first: takes the
- * lease (waiting for a concurrent create of the same id), sends, records, releases. Without a
- * correlation id there is no key to coordinate on, and `send` runs as it is.
+ * A create's pass through the gate: checks the body, takes the lease (waiting for a concurrent
+ * create of the same id), sends, records, releases. Without a correlation id, `send` runs as it
+ * is. A lease held by another for the whole wait ends in `GroupMayHaveBeenCreatedError`.
  */
-export function gatedCreate<T>(
+export async function gatedCreate<T>(
   core: HttpCore,
-  pass: Omit<GatePass, 'policy'> | undefined,
+  create: GatedCreate,
   send: () => Promise<T>,
   idOf: (created: T) => string,
 ): Promise<T> {
-  if (pass === undefined) return send();
-  return passGate(core, { ...pass, policy: core.coordinationFailure }, (held) => held.send(send, idOf));
+  const { correlationId, caller, path } = create;
+  if (correlationId === undefined) return send();
+  create.validate();
+  const pass: GatePass = {
+    correlationId,
+    leaseKey: create.leaseKey,
+    caller,
+    options: create.options ?? {},
+    policy: core.coordinationFailure,
+    heldThroughout: (reason) =>
+      new GroupMayHaveBeenCreatedError(path, correlationId, undefined, `${caller} (POST ${path})`, reason),
+  };
+  return passGate(core, pass, (held) => held.send(send, idOf));
 }
 
 /** The lease a create holds, and its records. */

@@ -1,6 +1,5 @@
 /** Screening groups: the earlier interface (docs/wire-contract.md §4.5 to §4.9). */
 import { APIPromise } from '../core/api-promise.js';
-import { GroupMayHaveBeenCreatedError } from '../core/errors.js';
 import type { RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
@@ -96,6 +95,14 @@ export class ScreeningGroups extends APIResource {
    */
   create(body: ScreeningGroupCreateParams, options?: RequestOptions): APIPromise<ScreeningGroup> {
     const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
+    const gate = {
+      correlationId,
+      leaseKey: `screening_groups:${correlationId}`,
+      caller: 'screeningGroups.create',
+      path: screeningGroupOperations.create.path,
+      options,
+      validate: () => parseRequest(screeningGroupCreateParamsSchema, body, 'Invalid request body'),
+    };
     const send = () =>
       this.core.execute(
         operationCall(screeningGroupOperations.create, {
@@ -104,29 +111,7 @@ export class ScreeningGroups extends APIResource {
           recovery: groupCreateRecovery<ScreeningGroup>(undefined),
         }),
       );
-    if (correlationId === undefined) return new APIPromise(send());
-    // Bad input is refused before the coordination is asked (it may be a network store).
-    try {
-      parseRequest(screeningGroupCreateParamsSchema, body, 'Invalid request body');
-    } catch (error) {
-      return new APIPromise(Promise.reject(error));
-    }
-    const path = screeningGroupOperations.create.path;
-    const pass = {
-      correlationId,
-      leaseKey: `screening_groups:${correlationId}`,
-      caller: 'screeningGroups.create',
-      options: options ?? {},
-      heldThroughout: (reason: string) =>
-        new GroupMayHaveBeenCreatedError(
-          path,
-          correlationId,
-          undefined,
-          `screeningGroups.create (POST ${path})`,
-          reason,
-        ),
-    };
-    return new APIPromise(gatedCreate(this.core, pass, send, (created) => created.data.id));
+    return new APIPromise(gatedCreate(this.core, gate, send, (created) => created.data.id));
   }
 
   /** One screening group by id (404 `NotFoundError` for an unknown id). */

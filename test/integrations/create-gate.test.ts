@@ -38,6 +38,21 @@ function around(base: InProcessCoordination, overrides: Partial<Coordination>): 
   };
 }
 
+/** A client of `mock` on its test clock and `coordination`, whose warnings are kept. */
+function watchedClient(
+  mock: MockServer,
+  coordination: Coordination,
+): { client: VerificationClient; warnings: string[] } {
+  const log = warningsLogger();
+  const client = clientFor(mock, {
+    clock: createTestClock(mock.clock),
+    coordination,
+    logger: log.logger,
+    logLevel: 'warn',
+  });
+  return { client, warnings: log.warnings };
+}
+
 /** A logger keeping its warnings. */
 function warningsLogger(): { logger: Logger; warnings: string[] } {
   const warnings: string[] = [];
@@ -57,14 +72,7 @@ describe('the create gate', () => {
   beforeEach(async () => {
     mock = await createMockServer();
     coordination = new InProcessCoordination(() => mock.clock.now());
-    const log = warningsLogger();
-    warnings = log.warnings;
-    sdk = clientFor(mock, {
-      clock: createTestClock(mock.clock),
-      coordination,
-      logger: log.logger,
-      logLevel: 'warn',
-    });
+    ({ client: sdk, warnings } = watchedClient(mock, coordination));
   });
 
   afterEach(async () => {
@@ -187,19 +195,13 @@ describe('the create gate', () => {
         return lease && { ...lease, takenOverFrom: holder };
       },
     });
-    const log = warningsLogger();
-    const other = clientFor(mock, {
-      clock: createTestClock(mock.clock),
-      coordination: taking,
-      logger: log.logger,
-      logLevel: 'warn',
-    });
+    const { client: other, warnings: otherWarnings } = watchedClient(mock, taking);
     try {
       await other.applicantGroups.createOnce(groupCreateBody('ana@example.com', 'GATE-9'));
     } finally {
       await other.close();
     }
-    expect(log.warnings).toEqual([
+    expect(otherWarnings).toEqual([
       expect.stringContaining(
         'createOnce (correlation_id "GATE-9"): took over the create lease from process 4242 on build-7, which no longer runs',
       ),
@@ -212,13 +214,7 @@ describe('the create gate', () => {
       describeCreateLease: async () => ({ expiresAt, holder: { host: 'worker-2', pid: 77, startedAt: 1 } }),
     });
     await coordination.acquireCreateLease(mock.clientId, 'GATE-10', MINUTE);
-    const log = warningsLogger();
-    const other = clientFor(mock, {
-      clock: createTestClock(mock.clock),
-      coordination: describing,
-      logger: log.logger,
-      logLevel: 'warn',
-    });
+    const { client: other, warnings: otherWarnings } = watchedClient(mock, describing);
     try {
       const body = groupCreateBody('ana@example.com', 'GATE-10');
       // The lease lapses on the coordination's (mock) clock while the waiter backs off on it.
@@ -226,7 +222,7 @@ describe('the create gate', () => {
     } finally {
       await other.close();
     }
-    expect(log.warnings[0]).toBe(
+    expect(otherWarnings[0]).toBe(
       `[applicant-verification] createOnce (correlation_id "GATE-10"): waiting for the create lease, held by process 77 on worker-2, until ${new Date(expiresAt).toISOString()} at the latest; it creates nothing meanwhile.`,
     );
   });
