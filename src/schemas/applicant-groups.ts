@@ -26,6 +26,7 @@ import {
   requiredTextSchema,
   responseObject,
   timestampSchema,
+  usStateSchema,
   type VerificationType,
   verificationTypeSchema,
   wireQuery,
@@ -358,7 +359,7 @@ export const propertyCreateParamsSchema = exactObject({
   name: requiredTextSchema,
   street_address: requiredTextSchema,
   city: requiredTextSchema,
-  state: requiredTextSchema,
+  state: usStateSchema,
   zip_code: requiredTextSchema,
   unit: z.string().optional(),
 });

@@ -3,7 +3,7 @@
  * fields and enum values without notice), requests strictly (a bad body would send real emails).
  */
 import * as z from 'zod';
-import { stateNameForCode } from '../helpers/states.js';
+import { stateCodeForName, stateNameForCode, US_STATES } from '../helpers/states.js';
 import { dollarsRentProblem, MONTHLY_RENT_MAX_DOLLARS } from './rent.js';
 import { suggestValue } from './suggest.js';
 
@@ -294,6 +294,39 @@ export const spelledOutStateSchema = requiredTextSchema.superRefine((value, ctx)
     message: name
       ? `must be the state spelled out: use the full state name "${name}", not "${value}"`
       : `must be the state spelled out in full (e.g. "California"), not a two-letter code ("${value}")`,
+  });
+});
+
+/** The full state names, lower-cased, with the names as written. */
+const STATE_NAMES = new Map(US_STATES.map((state) => [state.name.toLowerCase(), state.name]));
+
+/**
+ * The state a mistyped one most likely meant: the one name an abbreviation begins (`Calif.`), or
+ * the closest spelling (`Texs`); `undefined` when none is close.
+ */
+function nearestState(input: string): string | undefined {
+  const wanted = input.trim().replace(/\.$/, '').toLowerCase();
+  if (wanted.length >= 3) {
+    const begun = [...STATE_NAMES.keys()].filter((name) => name.startsWith(wanted));
+    if (begun.length === 1) return STATE_NAMES.get(begun[0] ?? '');
+  }
+  const near = suggestValue(wanted, [...STATE_NAMES.keys()]);
+  return near === undefined ? undefined : STATE_NAMES.get(near);
+}
+
+/**
+ * A US state, district or territory as a full name or a two-letter USPS code, case-insensitive
+ * (`California`, `california`, `CA`, `ca`), sent as given. Anything else (`XX`, `Calif.`) is
+ * refused with the closest spelling suggested.
+ */
+export const usStateSchema = requiredTextSchema.superRefine((value, ctx) => {
+  const letters = value.trim();
+  if (stateNameForCode(letters) !== undefined || stateCodeForName(letters) !== undefined) return;
+  const near = nearestState(letters);
+  ctx.addIssue({
+    code: 'custom',
+    input: value,
+    message: `must be a US state: its full name or two-letter code (e.g. "California" or "CA"), not "${value}"${near ? ` (did you mean "${near}"?)` : ''}`,
   });
 });
 

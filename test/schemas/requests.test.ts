@@ -103,6 +103,30 @@ describe('applicantGroupCreateParamsSchema', () => {
     expect(parseRequest(applicantGroupCreateParamsSchema, body)).toEqual(body);
   });
 
+  it.each(['California', 'california', 'CA', 'ca', ' New York ', 'District of Columbia', 'PR'])(
+    'takes property.state %j (a full name or a two-letter code, any case) and sends it as given',
+    (state) => {
+      const body = withValue(applicantGroupBody, ['property', 'state'], state);
+      expect(parseRequest(applicantGroupCreateParamsSchema, body)).toEqual(body);
+    },
+  );
+
+  it.each([
+    ['XX', undefined],
+    ['Calif.', 'California'],
+    ['Texs', 'Texas'],
+    ['C', undefined],
+  ])('refuses property.state %j before any I/O, suggesting %j', (state, near) => {
+    const issues = issuesOf(
+      applicantGroupCreateParamsSchema,
+      withValue(applicantGroupBody, ['property', 'state'], state),
+    );
+    expect(issues.map((issue) => issue.path)).toEqual(['property.state']);
+    expect(issues[0]?.message).toContain('must be a US state: its full name or two-letter code');
+    if (near) expect(issues[0]?.message).toContain(`did you mean "${near}"?`);
+    else expect(issues[0]?.message).not.toContain('did you mean');
+  });
+
   it('names each bad applicant field by index', () => {
     const body = withValue(applicantGroupBody, ['applicants', 1, 'email'], 'not-an-email');
     const issues = issuesOf(applicantGroupCreateParamsSchema, body);
