@@ -81,6 +81,7 @@ export {
 export { Auth } from './resources/auth.js';
 export { CorrelationConflictError } from './resources/correlation-conflict.js';
 export type { CreateOnceOptions, CreateOnceResult } from './resources/create-once.js';
+export type { ApplicantGroupCreateOptions, RentBelowFloorPolicy } from './resources/create-options.js';
 export { CLOCK_SKEW_ALLOWANCE_MS } from './resources/group-lookup.js';
 export {
   DEFAULT_SYNC_MARGIN_MS,

@@ -12,7 +12,6 @@ import {
   type ApplicantGroup,
   type ApplicantGroupCreateParams,
   type ApplicantGroupListParams,
-  applicantGroupCreateParamsSchema,
   applicantGroupCreateWireSchema,
   applicantGroupListParamsSchema,
   applicantGroupListResponseSchema,
@@ -27,6 +26,7 @@ import {
 import type { WebhookEvent } from '../schemas/webhooks.js';
 import { gatedCreate } from './create-gate.js';
 import { type CreateOnceOptions, type CreateOnceResult, createOnce } from './create-once.js';
+import { type ApplicantGroupCreateOptions, rentFloorApplies } from './create-options.js';
 import { recoveryLookup } from './group-lookup.js';
 import {
   type GroupChange,
@@ -132,13 +132,16 @@ export class ApplicantGroups extends APIResource {
    * household, here or in another process, waits for it and finds its group. It still creates a
    * new group under a reused id: use {@link ApplicantGroups.createOnce} to find one first.
    */
-  create(body: ApplicantGroupCreateParams, options?: RequestOptions): APIPromise<ApplicantGroup> {
+  create(
+    body: ApplicantGroupCreateParams,
+    options?: ApplicantGroupCreateOptions,
+  ): APIPromise<ApplicantGroup> {
     const gate = {
       correlationId: typeof body?.correlation_id === 'string' ? body.correlation_id : undefined,
       caller: 'create',
       path: applicantGroupOperations.create.path,
       options,
-      validate: () => parseRequest(applicantGroupCreateParamsSchema, body, 'Invalid request body'),
+      validate: () => parseRequest(this.#bodySchema(options), body, 'Invalid request body'),
     };
     return new APIPromise(
       gatedCreate(
@@ -150,8 +153,16 @@ export class ApplicantGroups extends APIResource {
     );
   }
 
+  /** The create body's schema for this client's rent unit, with the $100 floor unless allowed off. */
+  #bodySchema(options: ApplicantGroupCreateOptions | undefined) {
+    return applicantGroupCreateWireSchema(this.#rent.unit, { rentFloor: rentFloorApplies(options) });
+  }
+
   /** Sends a create (recovery included) without passing the gate: its caller holds the lease. */
-  #send(body: ApplicantGroupCreateParams, options?: RequestOptions): Promise<WithResponse<ApplicantGroup>> {
+  #send(
+    body: ApplicantGroupCreateParams,
+    options?: ApplicantGroupCreateOptions,
+  ): Promise<WithResponse<ApplicantGroup>> {
     const refusal = this.#rent.refusal();
     if (refusal) return Promise.reject(refusal);
     const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
@@ -168,9 +179,7 @@ export class ApplicantGroups extends APIResource {
       ),
     });
     // The descriptor declares the default (dollars) body; this client sends in its own unit.
-    const result = this.core.execute(
-      Object.assign({}, call, { bodySchema: applicantGroupCreateWireSchema(this.#rent.unit) }),
-    );
+    const result = this.core.execute(Object.assign({}, call, { bodySchema: this.#bodySchema(options) }));
     // The body passed validation by the time a response exists, so its rent is well formed.
     return result.then((value) => {
       this.#rent.check(rentCentsMeant(body), value.data);
@@ -195,6 +204,7 @@ export class ApplicantGroups extends APIResource {
         core: this.core,
         path: applicantGroupOperations.create.path,
         create: async (createBody, createOptions) => (await this.#send(createBody, createOptions)).data,
+        bodySchema: (createOptions) => this.#bodySchema(createOptions),
         list: (params, listOptions) => this.list(params, listOptions),
       },
       body,

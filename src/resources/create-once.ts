@@ -6,6 +6,7 @@
  * (client id, correlation id), and the outcome its holder records is what the next holder reads
  * instead of creating again.
  */
+import type * as z from 'zod';
 import type { RequestOptions } from '../core/call.js';
 import type { CoordinationFailurePolicy } from '../core/coordination.js';
 import { GroupMayHaveBeenCreatedError, RequestValidationError } from '../core/errors.js';
@@ -13,15 +14,15 @@ import type { HttpCore } from '../core/http.js';
 import type { PagePromise } from '../core/pagination.js';
 import { exponentialBackoffMs } from '../core/retry.js';
 import { parseRequest } from '../core/validate.js';
-import {
-  type ApplicantGroup,
-  type ApplicantGroupCreateParams,
-  type ApplicantGroupListParams,
-  applicantGroupCreateParamsSchema,
+import type {
+  ApplicantGroup,
+  ApplicantGroupCreateParams,
+  ApplicantGroupListParams,
 } from '../schemas/applicant-groups.js';
 import { rentCentsMeant } from '../schemas/rent.js';
 import { CorrelationConflictError } from './correlation-conflict.js';
 import { type HeldGate, passGate } from './create-gate.js';
+import type { ApplicantGroupCreateOptions } from './create-options.js';
 import { groupsUnder, newestGroup } from './group-lookup.js';
 import {
   type HouseholdBody,
@@ -38,8 +39,8 @@ export interface CreateOnceResult {
   created: boolean;
 }
 
-/** The options of `applicantGroups.createOnce`: a request's options, and one of its own. */
-export interface CreateOnceOptions extends RequestOptions {
+/** The options of `applicantGroups.createOnce`: a create's options, and one of its own. */
+export interface CreateOnceOptions extends ApplicantGroupCreateOptions {
   /**
    * What this call does when the client's `coordination` fails (throws) as it takes the create
    * lease: `'refuse'` fails it and sends nothing; `'continue'` logs one warning and creates
@@ -53,7 +54,9 @@ export interface CreateOnceDeps {
   core: HttpCore;
   path: string;
   /** Sends the create, recovery included, without passing the gate (createOnce holds its lease). */
-  create(body: ApplicantGroupCreateParams, options?: RequestOptions): Promise<ApplicantGroup>;
+  create(body: ApplicantGroupCreateParams, options?: ApplicantGroupCreateOptions): Promise<ApplicantGroup>;
+  /** The create body's schema under these options (the client's rent unit, the rent floor). */
+  bodySchema(options: ApplicantGroupCreateOptions): z.ZodType<unknown, ApplicantGroupCreateParams>;
   list(params: ApplicantGroupListParams, options?: RequestOptions): PagePromise<ApplicantGroup>;
 }
 
@@ -95,9 +98,12 @@ function asGroup(body: HouseholdBody): HouseholdGroup {
 }
 
 /** Checks the body before any I/O and returns its correlation id. */
-function correlationIdOf(body: ApplicantGroupCreateParams): string {
-  const parsed = parseRequest(applicantGroupCreateParamsSchema, body, 'Invalid request body');
-  if (typeof parsed.correlation_id === 'string') return parsed.correlation_id;
+function correlationIdOf(
+  body: ApplicantGroupCreateParams,
+  schema: z.ZodType<unknown, ApplicantGroupCreateParams>,
+): string {
+  parseRequest(schema, body, 'Invalid request body');
+  if (typeof body.correlation_id === 'string') return body.correlation_id;
   throw new RequestValidationError(
     [
       {
@@ -118,7 +124,7 @@ export function createOnce(
 ): Promise<CreateOnceResult> {
   let correlationId: string;
   try {
-    correlationId = correlationIdOf(body);
+    correlationId = correlationIdOf(body, deps.bodySchema(options));
   } catch (error) {
     return Promise.reject(error);
   }
@@ -159,14 +165,14 @@ class OnceCall {
   readonly #deps: CreateOnceDeps;
   readonly #body: ApplicantGroupCreateParams;
   readonly #correlationId: string;
-  readonly #options: RequestOptions;
+  readonly #options: ApplicantGroupCreateOptions;
   readonly #policy: CoordinationFailurePolicy;
 
   constructor(
     deps: CreateOnceDeps,
     body: ApplicantGroupCreateParams,
     correlationId: string,
-    options: RequestOptions,
+    options: ApplicantGroupCreateOptions,
     policy: CoordinationFailurePolicy,
   ) {
     this.#deps = deps;

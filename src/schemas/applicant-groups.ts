@@ -392,7 +392,7 @@ function rentAmount(problem: (value: unknown) => string | undefined, missing: st
  * The create body for an API reading `monthly_rent` in `unit`: the rent in dollars or in cents,
  * exactly one, each refused by the rules of the wire unit (rent.ts).
  */
-function createParamsSchema(unit: RentUnit) {
+function createParamsSchema(unit: RentUnit, rentFloor = true) {
   return z.union([
     exactObject({
       ...groupCreateFields,
@@ -404,7 +404,7 @@ function createParamsSchema(unit: RentUnit) {
     }),
     exactObject({
       ...groupCreateFields,
-      monthly_rent_cents: rentAmount((value) => centsRentProblem(value, unit), 'is required'),
+      monthly_rent_cents: rentAmount((value) => centsRentProblem(value, unit, rentFloor), 'is required'),
       monthly_rent: z.undefined({ error: NOT_BOTH }).optional(),
     }),
   ]);
@@ -427,7 +427,16 @@ const wireBodySchema = exactObject({
   monthly_rent: z.number().positive(),
 });
 
-const wireSchemas = new Map<RentUnit, z.ZodType<ApplicantGroupCreateWireBody, ApplicantGroupCreateParams>>();
+const wireSchemas = new Map<string, z.ZodType<ApplicantGroupCreateWireBody, ApplicantGroupCreateParams>>();
+
+/** Options of {@link applicantGroupCreateWireSchema}. */
+export interface CreateWireSchemaOptions {
+  /**
+   * Whether a `monthly_rent_cents` under `MONTHLY_RENT_FLOOR_CENTS` ($100) is refused (default
+   * true); off when the caller said such a rent is intended (`rentBelowFloor: 'allow'`).
+   */
+  rentFloor?: boolean | undefined;
+}
 
 /**
  * The create body for an API reading `monthly_rent` in `unit`, parsed into the wire body: the
@@ -435,10 +444,12 @@ const wireSchemas = new Map<RentUnit, z.ZodType<ApplicantGroupCreateWireBody, Ap
  */
 export function applicantGroupCreateWireSchema(
   unit: RentUnit,
+  { rentFloor = true }: CreateWireSchemaOptions = {},
 ): z.ZodType<ApplicantGroupCreateWireBody, ApplicantGroupCreateParams> {
-  const cached = wireSchemas.get(unit);
+  const key = `${unit}:${rentFloor}`;
+  const cached = wireSchemas.get(key);
   if (cached) return cached;
-  const schema = createParamsSchema(unit)
+  const schema = createParamsSchema(unit, rentFloor)
     .transform(({ monthly_rent, monthly_rent_cents, ...fields }): ApplicantGroupCreateWireBody => {
       // The union admits no body without a rent, so the fallback is never used.
       const cents = rentCentsMeant({ monthly_rent, monthly_rent_cents }) ?? 0;
@@ -446,7 +457,7 @@ export function applicantGroupCreateWireSchema(
     })
     // The wire body's own shape, so its output side is describable (the OpenAPI document).
     .pipe(wireBodySchema);
-  wireSchemas.set(unit, schema);
+  wireSchemas.set(key, schema);
   return schema;
 }
 

@@ -24,6 +24,13 @@ export function isRentUnit(value: unknown): value is RentUnit {
  */
 export const MONTHLY_RENT_MAX_DOLLARS = 100_000;
 
+/**
+ * Lowest monthly rent accepted in `monthly_rent_cents` without the caller saying it is intended
+ * (`rentBelowFloor: 'allow'`): $100. Below it, the amount is almost certainly dollars typed into
+ * the cents field (2800 for $2,800), which would otherwise create a $28 rent without a word.
+ */
+export const MONTHLY_RENT_FLOOR_CENTS = 10_000;
+
 /** The two ways a create body states its rent: exactly one is given. */
 export interface RentFields {
   /** Dollars. */
@@ -95,12 +102,20 @@ export function dollarsRentProblem(value: unknown, unit: RentUnit = 'dollars'): 
 
 /**
  * What is wrong with a rent stated in cents (`monthly_rent_cents`), or `undefined`: a positive
- * integer, at most {@link MONTHLY_RENT_MAX_DOLLARS} dollars, and whole dollars when the API reads
- * dollars (it cannot be sent a fraction of a dollar).
+ * integer, at least {@link MONTHLY_RENT_FLOOR_CENTS} unless `floor` is off, at most
+ * {@link MONTHLY_RENT_MAX_DOLLARS} dollars, and whole dollars when the API reads dollars (it
+ * cannot be sent a fraction of a dollar).
  */
-export function centsRentProblem(value: unknown, unit: RentUnit = 'dollars'): string | undefined {
+export function centsRentProblem(
+  value: unknown,
+  unit: RentUnit = 'dollars',
+  floor = true,
+): string | undefined {
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0)
     return 'must be a positive whole number of cents, e.g. 185000 for $1,850';
+  if (floor && value < MONTHLY_RENT_FLOOR_CENTS) {
+    return `is ${value} cents, $${(value / 100).toFixed(2)} a month, below the $${MONTHLY_RENT_FLOOR_CENTS / 100} floor: monthly_rent_cents is in cents (${value * 100} for $${value}), monthly_rent in dollars; if $${(value / 100).toFixed(2)} is meant, pass the option rentBelowFloor: 'allow'`;
+  }
   if (value > MONTHLY_RENT_MAX_DOLLARS * 100)
     return `must be at most ${MONTHLY_RENT_MAX_DOLLARS * 100} cents (${MONTHLY_RENT_MAX_DOLLARS} dollars) a month`;
   if (unit === 'dollars' && value % 100 !== 0) {

@@ -190,3 +190,45 @@ describe("apiRentUnit: 'cents' against a cents API", () => {
     expect(posts()).toBe(before);
   });
 });
+
+describe('the $100 floor on monthly_rent_cents', () => {
+  it('refuses dollars typed into the cents field before any I/O, naming both rent fields; createOnce and createMany too', async () => {
+    const { client, sent } = clientFor({ apiRentUnit: 'cents' });
+    const before = posts();
+    const body = household('floor-a', { monthly_rent_cents: 2800 });
+    for (const attempt of [
+      () => client.applicantGroups.create(body),
+      () => client.applicantGroups.createOnce({ ...body, correlation_id: 'floor-a' }),
+    ]) {
+      const error = await caught(attempt());
+      expect(error).toBeInstanceOf(RequestValidationError);
+      const issue = (error as RequestValidationError).issues[0];
+      expect(issue?.path).toBe('monthly_rent_cents');
+      expect(issue?.message).toContain('$28.00 a month, below the $100 floor');
+      expect(issue?.message).toContain(
+        'monthly_rent_cents is in cents (280000 for $2800), monthly_rent in dollars',
+      );
+      expect(issue?.message).toContain("rentBelowFloor: 'allow'");
+    }
+    const [batch] = await client.applicantGroups.createMany([body]);
+    expect(batch?.ok === false && batch.error).toBeInstanceOf(RequestValidationError);
+    expect(posts()).toBe(before);
+    expect(sent).toEqual([]);
+  });
+
+  it("sends such a rent when the caller says it is intended (rentBelowFloor: 'allow'); $100 itself needs no word", async () => {
+    const { client, sent } = clientFor({ apiRentUnit: 'cents' });
+    const low = await client.applicantGroups.create(household('floor-b', { monthly_rent_cents: 2800 }), {
+      rentBelowFloor: 'allow',
+    });
+    expect(low.monthly_rent_cents).toBe(2800);
+    const once = await client.applicantGroups.createOnce(
+      { ...household('floor-c', { monthly_rent_cents: 4500 }), correlation_id: 'floor-c' },
+      { rentBelowFloor: 'allow' },
+    );
+    expect(once.group.monthly_rent_cents).toBe(4500);
+    const floor = await client.applicantGroups.create(household('floor-d', { monthly_rent_cents: 10_000 }));
+    expect(floor.monthly_rent_cents).toBe(10_000);
+    expect(sent.map((wire) => (wire as { monthly_rent: number }).monthly_rent)).toEqual([2800, 4500, 10_000]);
+  });
+});
