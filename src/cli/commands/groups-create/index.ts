@@ -12,7 +12,8 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname, join, parse as parsePath, resolve } from 'node:path';
-import { isRentUnit, stateNameForCode } from 'applicant-verification';
+import { isRentUnit } from 'applicant-verification/schemas';
+import { stateNameForCode } from '../../../internal.js';
 import {
   AUTH_FAILED_MESSAGE,
   describeError,
