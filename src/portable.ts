@@ -85,7 +85,6 @@ export {
 export { toDate, toIsoDate } from './helpers/dates.js';
 export { extraFields } from './helpers/extra-fields.js';
 export { centsToDollars, dollarsToCents } from './helpers/money.js';
-export type { UsStateCode, UsStateName } from './helpers/states.js';
 export type {
   ApplicantGroups,
   CreateManyOptions,
