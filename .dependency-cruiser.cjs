@@ -77,21 +77,54 @@ module.exports = {
     },
     {
       name: 'testing-imports-public-entries-only',
-      comment: 'src/testing imports the SDK as a user would: src/index.ts only.',
+      comment:
+        "src/testing imports the SDK as a user would: src/index.ts and src/schemas/index.ts (applicant-verification/schemas). The one exception is src/internal.ts: the library's helpers the kit shares with it (the path format of validation errors, the redaction, the month names) that the public entry does not export; it is no entry point.",
       severity: 'error',
       from: { path: '^src/testing/' },
-      to: { path: '^src/', pathNot: ['^src/testing/', '^src/index\\.ts$'] },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/testing/', '^src/index\\.ts$', '^src/schemas/index\\.ts$', '^src/internal\\.ts$'],
+      },
     },
     {
       name: 'cli-imports-public-entries-only',
       comment:
-        'src/cli imports the SDK as a user would: src/index.ts, src/testing/index.ts and src/redis/index.ts (loaded only for --coordination redis://) only.',
+        "src/cli imports the SDK as a user would: src/index.ts, src/schemas/index.ts, src/testing/index.ts and src/redis/index.ts (loaded only for --coordination redis://). The one exception is src/internal.ts: the library's helpers the CLI shares with it (the batch runner, the redaction, the wire body of a create) that the public entry does not export; it is no entry point.",
       severity: 'error',
       from: { path: '^src/cli/' },
       to: {
         path: '^src/',
-        pathNot: ['^src/cli/', '^src/index\\.ts$', '^src/testing/index\\.ts$', '^src/redis/index\\.ts$'],
+        pathNot: [
+          '^src/cli/',
+          '^src/index\\.ts$',
+          '^src/schemas/index\\.ts$',
+          '^src/testing/index\\.ts$',
+          '^src/redis/index\\.ts$',
+          '^src/internal\\.ts$',
+        ],
       },
+    },
+    {
+      name: 'schemas-entry-loads-no-client',
+      comment:
+        'applicant-verification/schemas (src/schemas/index.ts) is for users who validate what they store: importing it loads zod, the schemas and the pure helpers they use (dates, money, states), never the client, its transport or the webhooks.',
+      severity: 'error',
+      from: { path: '^src/schemas/index\\.ts$' },
+      to: {
+        path: [
+          '^src/(core|resources|webhooks|edge|testing|cli|redis)/',
+          '^src/(client|client-base|index|edge|portable|internal)\\.ts$',
+        ],
+        reachable: true,
+      },
+    },
+    {
+      name: 'only-testing-and-cli-import-internal',
+      comment:
+        'src/internal.ts gathers what the testing kit and the CLI need beyond the public entries; the library itself imports each helper from its own module, so no entry point reaches it.',
+      severity: 'error',
+      from: { pathNot: '^src/(testing|cli)/' },
+      to: { path: '^src/internal\\.ts$' },
     },
     {
       name: 'redis-imports-core-only',

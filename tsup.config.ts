@@ -32,6 +32,8 @@ export default defineConfig({
     'testing/index': 'src/testing/index.ts',
     'testing/msw': 'src/testing/msw.ts',
     'redis/index': 'src/redis/index.ts',
+    // The zod schemas, for users who validate what they store: no client in its graph (lint:deps).
+    'schemas/index': 'src/schemas/index.ts',
     'testing/bin': 'src/testing/bin.ts',
     'cli/index': 'src/cli/index.ts',
   },
@@ -44,6 +46,7 @@ export default defineConfig({
       'testing/index': 'src/testing/index.ts',
       'testing/msw': 'src/testing/msw.ts',
       'redis/index': 'src/redis/index.ts',
+      'schemas/index': 'src/schemas/index.ts',
     },
   },
   sourcemap: true,

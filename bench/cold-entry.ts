@@ -2,4 +2,5 @@
 
 export { fastCheck } from '../src/core/compiled.js';
 export * from '../src/index.js';
+export { applicantGroupListResponseSchema } from '../src/schemas/applicant-groups.js';
 export { incomeReportDetailSchema, reportDetailSchema } from '../src/schemas/reports.js';

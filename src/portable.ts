@@ -1,9 +1,15 @@
 /**
  * Everything both entries export: the names that need no Node module. src/index.ts adds the Node
  * client and the Node-only helpers; src/edge.ts adds the fetch client and their stand-ins.
+ *
+ * The main entry is what a user calls: the client and its options, the errors, the documented
+ * types of requests, responses and events, and the helpers the README and docs/ show. The zod
+ * schemas are on `applicant-verification/schemas` (src/schemas/index.ts); builders and internals
+ * stay in their modules. test/docs/exports.test.ts lists every name: a new export is added there
+ * on purpose, with its documentation.
  */
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
-export { type BatchOptions, type BatchProgress, mapSettled, type Settled } from './core/batch.js';
+export type { BatchOptions, BatchProgress, Settled } from './core/batch.js';
 export type { Clock } from './core/clock.js';
 export type {
   Coordination,
@@ -24,7 +30,6 @@ export {
   BadRequestError,
   ClientClosedError,
   ConflictError,
-  formatPath,
   GroupMayHaveBeenCreatedError,
   GroupNotFoundError,
   InternalServerError,
@@ -45,10 +50,10 @@ export {
 } from './core/errors.js';
 export type { RequestOptions } from './core/http.js';
 export { InProcessCoordination } from './core/in-process-coordination.js';
-export { isLogLevel, type Logger, type LogLevel } from './core/log.js';
+export type { Logger, LogLevel } from './core/log.js';
 export type { ClientOptions } from './core/options.js';
 export { ConfigurationError } from './core/options.js';
-export { MAX_PAGES, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
+export { Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
 export type {
   RawGetMethod,
   RawGetOptions,
@@ -58,7 +63,6 @@ export type {
   RawRequest,
   RawRequestMethod,
 } from './core/raw-request.js';
-export { maskText } from './core/redact.js';
 export type { StoredToken, TokenStore } from './core/token-store.js';
 export {
   type AlertTraceEvent,
@@ -66,25 +70,32 @@ export {
   type LookupTraceEvent,
   type OperationTraceContext,
   type RetryTraceEvent,
-  TRACE_CHANNEL_PREFIX,
   TRACE_STEP_CHANNELS,
 } from './core/tracing.js';
 export type { ValidationMode } from './core/validate.js';
-export * from './helpers/index.js';
 export {
+  type AffordabilityOptions,
+  type AffordabilityReason,
+  type AffordabilityResult,
+  type AffordabilitySource,
+  type ApplicantAffordability,
+  type AveragingWindow,
+  affordability,
+} from './helpers/affordability.js';
+export { toDate, toIsoDate } from './helpers/dates.js';
+export { extraFields } from './helpers/extra-fields.js';
+export { centsToDollars, dollarsToCents } from './helpers/money.js';
+export type {
   ApplicantGroups,
-  type GroupLookupHint,
-  isSettledGroup,
-  MIN_POLL_INTERVAL_MS,
-  type WaitOptions,
+  CreateManyOptions,
+  GroupLookupHint,
+  WaitOptions,
 } from './resources/applicant-groups.js';
-export { Auth } from './resources/auth.js';
+export type { Auth } from './resources/auth.js';
 export { CorrelationConflictError } from './resources/correlation-conflict.js';
 export type { CreateOnceOptions, CreateOnceResult } from './resources/create-once.js';
 export type { ApplicantGroupCreateOptions, RentBelowFloorPolicy } from './resources/create-options.js';
-export { CLOCK_SKEW_ALLOWANCE_MS } from './resources/group-lookup.js';
 export {
-  DEFAULT_SYNC_MARGIN_MS,
   type GroupChange,
   type GroupSnapshot,
   type GroupStore,
@@ -97,7 +108,6 @@ export {
   type HouseholdGroup,
   householdDifferences,
   isSameHousehold,
-  matchesHousehold,
 } from './resources/household-match.js';
 export { currentHouseholdReport } from './resources/household-report.js';
 export { operationChannelName, TRACED_OPERATIONS, type TracedOperation } from './resources/operations.js';
@@ -106,20 +116,16 @@ export {
   RentUnitMismatchError,
   type RentUnitMismatchPolicy,
 } from './resources/rent-echo.js';
-export { Reports } from './resources/reports.js';
-export { ScreeningGroups } from './resources/screening-groups.js';
-export { Webhooks } from './resources/webhooks.js';
-export * from './schemas/index.js';
-export * from './schemas/webhooks.js';
+export type { Reports } from './resources/reports.js';
+export type { ScreeningGroups } from './resources/screening-groups.js';
+export type { Webhooks } from './resources/webhooks.js';
+export { isIncomeReport } from './schemas/reports.js';
+export { isCombinedScreeningReport } from './schemas/screening-reports.js';
+export * from './schemas/types.js';
+export { isKnownWebhookEvent } from './schemas/webhooks.js';
 export { VERSION } from './version.js';
+export { handleWebhook, type WebRequestWebhookOptions, webhookHandler } from './webhooks/adapters/web.js';
 export {
-  DEFAULT_WEBHOOK_MAX_BODY_BYTES,
-  handleWebhook,
-  type WebRequestWebhookOptions,
-  webhookHandler,
-} from './webhooks/adapters/web.js';
-export {
-  DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS,
   MemoryDeliveryStore,
   type MemoryDeliveryStoreOptions,
   type WebhookDedupeOptions,

@@ -2,7 +2,8 @@
  * How a run ends: the command line's own errors, the exit codes scripts rely on, the errors that
  * stop a whole batch, and how any error is shown to a person.
  */
-import { APIError, AuthenticationError, maskText, PermissionDeniedError } from 'applicant-verification';
+import { APIError, AuthenticationError, PermissionDeniedError } from 'applicant-verification';
+import { maskText } from '../internal.js';
 
 /** Every item was done (created, already there, exported, ...). */
 export const EXIT_OK = 0;

@@ -8,18 +8,24 @@ import type { CriteriaRuleResult, IncomeSummary, VerificationReport } from '../s
 import { isIncomeReport, type ReportDetail } from '../schemas/reports.js';
 import { dollarsToCents } from './money.js';
 
+/** One averaging field of an income summary, such as `three_month_avg_monthly`. */
+export type AveragingWindow =
+  | 'one_month_avg_monthly'
+  | 'two_month_avg_monthly'
+  | 'three_month_avg_monthly'
+  | 'six_month_avg_monthly'
+  | 'nine_month_avg_monthly'
+  | 'twelve_month_avg_monthly';
+
 /** The averaging fields of an income summary, shortest window first. */
-export const AVERAGING_WINDOWS = [
+const AVERAGING_WINDOWS: readonly AveragingWindow[] = [
   'one_month_avg_monthly',
   'two_month_avg_monthly',
   'three_month_avg_monthly',
   'six_month_avg_monthly',
   'nine_month_avg_monthly',
   'twelve_month_avg_monthly',
-] as const;
-
-/** One averaging field of an income summary, such as `three_month_avg_monthly`. */
-export type AveragingWindow = (typeof AVERAGING_WINDOWS)[number];
+];
 
 /** The income-to-rent multiple required when neither the caller nor the report names one. */
 export const DEFAULT_AFFORDABILITY_THRESHOLD = 2.5;

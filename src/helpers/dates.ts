@@ -87,8 +87,8 @@ export const MILLISECONDS_THRESHOLD = 1e11;
 
 /**
  * Turns a `created_at_timestamp` into a `Date`. Applicant groups send Unix seconds (fractional),
- * screening groups may send milliseconds; the magnitude tells them apart (see
- * {@link MILLISECONDS_THRESHOLD}).
+ * screening groups may send milliseconds; the magnitude tells them apart (from 1e11 up, the
+ * value is taken for milliseconds).
  *
  * @throws TypeError when the timestamp is not a finite number.
  */

@@ -72,8 +72,6 @@ export const applicantGroupOperations = {
 /** What narrows the search for one group: the API has no retrieve-by-id endpoint. */
 export type GroupLookupHint = Partial<Pick<ApplicantGroup, 'correlation_id' | 'created_at_timestamp'>>;
 
-export { MIN_POLL_INTERVAL_MS } from '../core/poll.js';
-
 /** Options of {@link ApplicantGroups.waitForCompletion}. */
 export interface WaitOptions extends RequestOptions {
   /** Milliseconds between polls. Default 30 000; never less than 1 000 (shorter values are raised). */

@@ -244,8 +244,6 @@ export const httpUrlSchema = z.url({
   error: 'must be an absolute http:// or https:// URL',
 });
 
-export { MONTHLY_RENT_MAX_DOLLARS } from './rent.js';
-
 /**
  * What is wrong with a `monthly_rent` in dollars read by a dollars API, or `undefined` when it
  * is valid: a whole, positive number of dollars, at most {@link MONTHLY_RENT_MAX_DOLLARS}. The

@@ -55,11 +55,6 @@ export function wireRent(cents: number, unit: RentUnit): number {
   return unit === 'cents' ? cents : cents / 100;
 }
 
-/** The rent in cents a wire `monthly_rent` means to an API reading `unit`. */
-export function centsOfWireRent(value: number, unit: RentUnit): number {
-  return unit === 'cents' ? value : dollarsToCents(value);
-}
-
 /**
  * How an echoed `monthly_rent_cents` compares with the rent meant: `match`; `unit` when it is off
  * by exactly a factor of 100 (the API reads `monthly_rent` in the other unit: `apiRentUnit` is

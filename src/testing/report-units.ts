@@ -2,7 +2,7 @@
  * Units of the generated report data: money (integer cents, converted once to dollars) and
  * calendar dates in UTC with the three written forms the report uses.
  */
-import { MONTH_NAMES } from 'applicant-verification';
+import { MONTH_NAMES } from '../internal.js';
 import type { Random } from './random.js';
 
 /** Random amount of integer cents between two dollar amounts. */

@@ -5,7 +5,7 @@
  */
 
 import type { IncomeReportData } from 'applicant-verification';
-import { COMPLETION_REASONS } from 'applicant-verification';
+import { COMPLETION_REASONS } from 'applicant-verification/schemas';
 
 /** Outcomes of a completed screening or verification (docs/wire-contract.md §2.7), shared with the SDK's schemas. */
 export { COMPLETION_REASONS };

@@ -4,8 +4,8 @@
  * own, independently of the SDK's request schemas, so it can catch what the SDK lets through.
  */
 
-import { E164_PHONE_PATTERN, formatPath, stateNameForCode } from 'applicant-verification';
 import * as z from 'zod';
+import { E164_PHONE_PATTERN, formatPath, stateNameForCode } from '../internal.js';
 import type { FieldError } from './responses.js';
 
 function text(name: string) {

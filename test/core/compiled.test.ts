@@ -15,7 +15,7 @@ import {
   applicantGroupSchema,
   knownWebhookEventSchema,
   reportDetailSchema,
-} from '../../src/index.js';
+} from '../../src/schemas/index.js';
 import { incomeReportDetailSchema } from '../../src/schemas/reports.js';
 import { loadFixture, withValue } from '../fixtures/load.js';
 

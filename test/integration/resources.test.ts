@@ -2,16 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import {
   type ApplicantGroupCreateInDollars,
-  applicantGroupSchema,
   BadRequestError,
   isIncomeReport,
   NotFoundError,
   ReportExpiredError,
   RequestValidationError,
-  reportDetailSchema,
-  screeningGroupSchema,
   type VerificationClient,
 } from '../../src/index.js';
+import { applicantGroupSchema, reportDetailSchema, screeningGroupSchema } from '../../src/schemas/index.js';
 import type { MockServer } from '../../src/testing/index.js';
 import { caught } from '../support/exposure.js';
 import { mockWithClient } from '../support/mock-client.js';

@@ -2,6 +2,7 @@
 const assert = require('node:assert/strict');
 const { VerificationClient, VerificationError, VERSION } = require('applicant-verification');
 const { RedisCoordinationError } = require('applicant-verification/redis');
+const { applicantGroupSchema } = require('applicant-verification/schemas');
 const { createMockServer } = require('applicant-verification/testing');
 const openapi = require('applicant-verification/openapi.json');
 
@@ -22,6 +23,7 @@ const openapi = require('applicant-verification/openapi.json');
     });
     const page = await client.applicantGroups.list({ correlation_id: 'require-1' });
     assert.equal(page.items[0]?.id, group.id);
+    assert.equal(applicantGroupSchema.parse(JSON.parse(JSON.stringify(group))).id, group.id);
     // The Redis entry shares the main entry's error classes.
     assert.ok(new RedisCoordinationError('acquireCreateLease', 'down') instanceof VerificationError);
     assert.equal(VERSION, require('applicant-verification/package.json').version);

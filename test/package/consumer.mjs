@@ -9,6 +9,7 @@ import {
 } from 'applicant-verification';
 import openapi from 'applicant-verification/openapi.json' with { type: 'json' };
 import { RedisCoordinationError } from 'applicant-verification/redis';
+import { applicantGroupSchema } from 'applicant-verification/schemas';
 import { createMockServer } from 'applicant-verification/testing';
 
 const mock = await createMockServer({ seed: 3 });
@@ -27,6 +28,7 @@ try {
   });
   const page = await client.applicantGroups.list({ correlation_id: 'import-1' });
   assert.equal(page.items[0]?.id, group.id);
+  assert.equal(applicantGroupSchema.parse(JSON.parse(JSON.stringify(group))).id, group.id);
   // The Redis entry shares the main entry's error classes.
   assert.ok(new RedisCoordinationError('acquireCreateLease', 'down') instanceof VerificationError);
   const verification = group.applicants[0]?.verifications[0];

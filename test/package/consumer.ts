@@ -6,6 +6,7 @@
 import { strict as assert } from 'node:assert';
 import { type ApplicantGroup, VERSION, VerificationClient, VerificationError } from 'applicant-verification';
 import { RedisCoordination, RedisCoordinationError, RedisTokenStore } from 'applicant-verification/redis';
+import { applicantGroupSchema } from 'applicant-verification/schemas';
 import { createMockServer, type MockServer } from 'applicant-verification/testing';
 import type { Redis } from 'ioredis';
 
@@ -28,6 +29,9 @@ async function main(): Promise<void> {
     });
     const page = await client.applicantGroups.list({ correlation_id: correlationId });
     assert.equal(page.items[0]?.id, group.id);
+    // The schemas entry checks a stored group as the client checked the response, with the same type.
+    const stored: ApplicantGroup = applicantGroupSchema.parse(JSON.parse(JSON.stringify(group)));
+    assert.equal(stored.id, group.id);
     // The Redis entry shares the main entry's error classes (one copy of each, whatever the module system).
     assert.ok(new RedisCoordinationError('acquireCreateLease', 'down') instanceof VerificationError);
     console.log(`${process.env.CONSUMER ?? 'consumer'}: created and listed ${group.id} (SDK ${VERSION})`);

@@ -6,16 +6,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { US_STATES } from '../../src/helpers/states.js';
 import {
   type ApplicantGroupCreateParams,
-  applicantGroupCreateParamsSchema,
-  applicantGroupSchema,
-  MONTHLY_RENT_MAX_DOLLARS,
   RequestValidationError,
   type ScreeningGroupCreateParams,
-  screeningGroupCreateParamsSchema,
-  screeningGroupSchema,
   VerificationClient,
   VerificationError,
 } from '../../src/index.js';
+import {
+  applicantGroupCreateParamsSchema,
+  applicantGroupSchema,
+  MONTHLY_RENT_MAX_DOLLARS,
+  screeningGroupCreateParamsSchema,
+  screeningGroupSchema,
+} from '../../src/schemas/index.js';
 import { loadFixture } from '../fixtures/load.js';
 import { exposeError } from '../support/exposure.js';
 import { CLIENT_ID, mintToken, SECRET_KEY } from '../support/http-server.js';

@@ -7,10 +7,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   type ApplicantGroup,
-  CLOCK_SKEW_ALLOWANCE_MS,
   GroupMayHaveBeenCreatedError,
   type VerificationClient,
 } from '../../src/index.js';
+import { CLOCK_SKEW_ALLOWANCE_MS } from '../../src/resources/group-lookup.js';
 import { createTestClock, type Fault, type MockServer } from '../../src/testing/index.js';
 import { loadFixture } from '../fixtures/load.js';
 import { groupCreateBody } from '../support/bodies.js';

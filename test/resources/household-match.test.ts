@@ -1,12 +1,8 @@
 /** The one household comparator: emails as a set (case-insensitive), the rent meant in cents, the unit. */
 import { describe, expect, it } from 'vitest';
-import {
-  type HouseholdBody,
-  householdDifferences,
-  isSameHousehold,
-  matchesHousehold,
-  rentCentsMeant,
-} from '../../src/index.js';
+import { type HouseholdBody, householdDifferences, isSameHousehold } from '../../src/index.js';
+import { matchesHousehold } from '../../src/resources/household-match.js';
+import { rentCentsMeant } from '../../src/schemas/rent.js';
 
 const group = {
   applicants: [{ email: 'Ana@Example.com' }, { email: 'bo@example.com' }],

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ResponseValidationError } from '../../src/core/errors.js';
 import { parseResponse } from '../../src/core/validate.js';
 import { extraFields } from '../../src/helpers/index.js';
+import { isIncomeReport } from '../../src/index.js';
 import {
   applicantGroupListResponseSchema,
   applicantGroupReportsSchema,
   applicantGroupSchema,
   incomeReportDataSchema,
-  isIncomeReport,
   reportDetailSchema,
   screeningGroupListResponseSchema,
   screeningGroupSchema,

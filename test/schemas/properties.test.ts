@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { formatPath, RequestValidationError, ResponseValidationError } from '../../src/core/errors.js';
 import { parseRequest, parseResponse } from '../../src/core/validate.js';
 import { US_STATES } from '../../src/helpers/states.js';
+import { monthlyRentProblem } from '../../src/schemas/common.js';
 import {
   applicantGroupCreateParamsSchema,
   applicantGroupListParamsSchema,
@@ -17,7 +18,6 @@ import {
   incomeStreamSchema,
   incomeSummarySchema,
   MONTHLY_RENT_MAX_DOLLARS,
-  monthlyRentProblem,
   payrollConnectionSchema,
   paystubSchema,
   propertySchema,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RequestValidationError, type ValidationIssue } from '../../src/core/errors.js';
 import { parseRequest } from '../../src/core/validate.js';
+import { monthlyRentProblem } from '../../src/schemas/common.js';
 import {
   type ApplicantGroupCreateParams,
   applicantCreateParamsSchema,
@@ -8,7 +9,6 @@ import {
   applicantGroupListParamsSchema,
   GROUP_STATUSES,
   MONTHLY_RENT_MAX_DOLLARS,
-  monthlyRentProblem,
   propertyCreateParamsSchema,
   REQUEST_INCOME_SOURCES,
   REQUEST_VERIFICATION_TYPES,

@@ -6,19 +6,21 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  applicantGroupCreateParamsSchema,
-  applicantGroupCreateWireSchema,
   isCombinedScreeningReport,
   RequestValidationError,
-  reportDetailSchema,
-  screeningGroupReportUrlSchema,
-  screeningGroupSchema,
-  screeningReportDataSchema,
   signWebhook,
   unwrapWebhook,
   VerificationClient,
   WEBHOOK_SIGNATURE_HEADER,
 } from '../../src/index.js';
+import { applicantGroupCreateWireSchema } from '../../src/schemas/applicant-groups.js';
+import {
+  applicantGroupCreateParamsSchema,
+  reportDetailSchema,
+  screeningGroupReportUrlSchema,
+  screeningGroupSchema,
+  screeningReportDataSchema,
+} from '../../src/schemas/index.js';
 import { CLIENT_ID, mintToken, SECRET_KEY, startServer, type TestServer } from '../support/http-server.js';
 
 function fixture(name: string): string {

@@ -1,6 +1,8 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
 import type { VerificationClient } from '../../src/client.js';
+import { isIncomeReport } from '../../src/index.js';
+import { openEnum } from '../../src/schemas/common.js';
 import type * as S from '../../src/schemas/index.js';
 import type {
   Applicant,
@@ -11,6 +13,7 @@ import type {
   ApplicantGroupListParams,
   ApplicantGroupListResponse,
   ApplicantGroupReports,
+  applicantGroupListParamsSchema,
   BankConnection,
   CriteriaRuleResult,
   FilterGroupStatus,
@@ -26,22 +29,17 @@ import type {
   Property,
   ReportDetail,
   ReportSummary,
+  reportDetailSchema,
   Screening,
   ScreeningGroup,
   ScreeningGroupCreateParams,
   ScreeningGroupListParams,
   ScreeningGroupListResponse,
+  screeningGroupListParamsSchema,
   Transaction,
   UploadedDocument,
   Verification,
   VerificationReport,
-} from '../../src/schemas/index.js';
-import {
-  type applicantGroupListParamsSchema,
-  isIncomeReport,
-  openEnum,
-  type reportDetailSchema,
-  type screeningGroupListParamsSchema,
 } from '../../src/schemas/index.js';
 
 describe('openEnum', () => {

@@ -6,12 +6,7 @@
  * runs it bundled (test/support/bundle.ts) beside a `groups create` run on the same households.
  */
 import { join } from 'node:path';
-import {
-  type ApplicantGroupCreateParams,
-  FileCoordination,
-  mapSettled,
-  VerificationClient,
-} from '../../src/index.js';
+import { type ApplicantGroupCreateParams, FileCoordination, VerificationClient } from '../../src/index.js';
 
 /** What the test hands the script. */
 export interface ScriptConfig {
@@ -29,7 +24,9 @@ const config = JSON.parse(process.env.CREATE_ONCE ?? '') as ScriptConfig;
 const client = new VerificationClient({
   coordination: new FileCoordination(join(config.stateDir, 'coordination')),
 });
-const settled = await mapSettled(config.bodies, (body) => client.applicantGroups.createOnce(body), {
+// createMany with once: each household through createOnce, settling with { group, created }.
+const settled = await client.applicantGroups.createMany(config.bodies, {
+  once: true,
   concurrency: config.concurrency,
 });
 await client.close();

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isIncomeReport } from '../../src/index.js';
 import {
   type ApplicantGroup,
   applicantGroupListResponseSchema,
   applicantGroupReportsSchema,
   applicantGroupSchema,
-  isIncomeReport,
   reportDetailSchema,
 } from '../../src/schemas/index.js';
 import { createMockServer, DEFAULT_START_TIME, type MockServer } from '../../src/testing/index.js';

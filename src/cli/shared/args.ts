@@ -3,7 +3,8 @@
  * command shares: numbers in range, and times given as ISO dates or Unix seconds.
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { GROUP_STATUSES, isKnownGroupStatus, type KnownGroupStatus } from 'applicant-verification';
+import type { KnownGroupStatus } from 'applicant-verification';
+import { GROUP_STATUSES, isKnownGroupStatus } from 'applicant-verification/schemas';
 import { UsageError } from '../errors.js';
 import { closest } from './suggest.js';
 

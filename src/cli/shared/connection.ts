@@ -5,11 +5,11 @@
 import {
   type ClientOptions,
   ConfigurationError,
-  isLogLevel,
   type Logger,
   type LogLevel,
   VerificationClient,
 } from 'applicant-verification';
+import { isLogLevel } from '../../internal.js';
 import { UsageError } from '../errors.js';
 import { numberOption } from './args.js';
 import type { CliIO } from './io.js';

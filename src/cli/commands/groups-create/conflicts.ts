@@ -10,8 +10,8 @@ import {
   centsToDollars,
   householdDifferences,
   isSameHousehold,
-  rentCentsMeant,
 } from 'applicant-verification';
+import { rentCentsMeant } from '../../../internal.js';
 
 /** Both sides of a conflict, for the results log and the message. */
 export interface Conflict {

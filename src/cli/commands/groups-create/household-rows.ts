@@ -3,8 +3,9 @@
  * checks it and turns it into what the API wants (rent as a number, phone in E.164, a list of
  * verification types). Issues name the column, and the caller adds the line.
  */
-import { phoneNumberSchema, REQUEST_VERIFICATION_TYPES as VERIFICATION_TYPES } from 'applicant-verification';
+import { REQUEST_VERIFICATION_TYPES as VERIFICATION_TYPES } from 'applicant-verification/schemas';
 import * as z from 'zod';
+import { phoneNumberSchema } from '../../../internal.js';
 import type { ColumnName } from './household-columns.js';
 
 /** One problem in the CSV: where (line, column) and what. */

@@ -4,12 +4,8 @@
  * household's rows, and each household becomes one applicant-group body with its correlation id.
  * Every problem is collected (none stops the others), so one run lists all of them.
  */
-import {
-  type ApplicantCreateParams,
-  type ApplicantGroupCreateParams,
-  applicantGroupCreateWireSchema,
-  type RentUnit,
-} from 'applicant-verification';
+import type { ApplicantCreateParams, ApplicantGroupCreateParams, RentUnit } from 'applicant-verification';
+import { applicantGroupCreateWireSchema } from '../../../internal.js';
 import { correlationIdFor } from './correlation.js';
 import type { CsvTable } from './csv-input.js';
 import {

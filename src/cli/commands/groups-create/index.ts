@@ -14,7 +14,9 @@
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname, join, parse as parsePath, resolve } from 'node:path';
-import { isRentUnit, stateNameForCode, type VerificationClient } from 'applicant-verification';
+import type { VerificationClient } from 'applicant-verification';
+import { isRentUnit } from 'applicant-verification/schemas';
+import { stateNameForCode } from '../../../internal.js';
 import {
   AUTH_FAILED_MESSAGE,
   describeError,

@@ -25,12 +25,11 @@ import {
   CorrelationConflictError,
   type CreateOnceResult,
   GroupMayHaveBeenCreatedError,
-  mapSettled,
-  maskText,
   type RequestOptions,
   RequestValidationError,
   type VerificationClient,
 } from 'applicant-verification';
+import { mapSettled, maskText } from '../../../internal.js';
 import { BatchStop, describeError, describeRowError, InterruptedError } from '../../errors.js';
 import type { CliIO } from '../../shared/io.js';
 import type { Reporter } from '../../shared/progress.js';

@@ -10,7 +10,6 @@ import { join, resolve } from 'node:path';
 import {
   type ApplicantGroup,
   type ApplicantGroupListParams,
-  mapSettled,
   NotFoundError,
   type ReportDetail,
   ReportExpiredError,
@@ -18,6 +17,7 @@ import {
   type RequestOptions,
   type VerificationClient,
 } from 'applicant-verification';
+import { mapSettled } from '../../../internal.js';
 import { BatchStop, describeError, EXIT_FAILED, EXIT_OK, UsageError } from '../../errors.js';
 import {
   COMMON_HELP,

@@ -1,0 +1,107 @@
+/**
+ * The documented types of the wire: requests, responses and webhook events, each proved equal to its
+ * schema's input or output (test/schemas/types.test-d.ts). The main entry and
+ * `applicant-verification/schemas` both export them.
+ */
+export type {
+  Applicant,
+  ApplicantCreateParams,
+  ApplicantGroup,
+  ApplicantGroupConfig,
+  ApplicantGroupCreateFields,
+  ApplicantGroupCreateInCents,
+  ApplicantGroupCreateInDollars,
+  ApplicantGroupCreateParams,
+  ApplicantGroupListParams,
+  ApplicantGroupListResponse,
+  Property,
+  PropertyCreateParams,
+  RentInCents,
+  RentInDollars,
+  Verification,
+  VerificationRequest,
+} from './applicant-groups.js';
+export type {
+  EscapeHatch,
+  FilterGroupStatus,
+  GroupStatus,
+  IncomeSource,
+  KnownGroupStatus,
+  OpenEnum,
+  ReasonCompleted,
+  RequestIncomeSource,
+  RequestVerificationType,
+  VerificationType,
+} from './common.js';
+export type {
+  BankConnection,
+  BankIncome,
+  BankNonRecurringIncome,
+  ConnectionIncome,
+  CriteriaRuleResult,
+  FraudRiskSignal,
+  IncomeReportData,
+  IncomeSourceEntry,
+  IncomeStream,
+  IncomeSummary,
+  PayrollConnection,
+  Paystub,
+  Transaction,
+  UploadedDocument,
+  VerificationReport,
+  VerifiedIdentity,
+} from './income-report.js';
+export type { RentUnit } from './rent.js';
+export type {
+  ApplicantGroupReports,
+  IncomeReportDetail,
+  OtherReportDetail,
+  ReportDetail,
+  ReportDetailBase,
+  ReportSummary,
+} from './reports.js';
+export type {
+  Screening,
+  ScreeningApplicantCreateParams,
+  ScreeningGroup,
+  ScreeningGroupCreateParams,
+  ScreeningGroupListParams,
+  ScreeningGroupListResponse,
+  ScreeningPropertyCreateParams,
+} from './screening-groups.js';
+export type {
+  CombinedScreeningReportData,
+  IndividualScreeningReportData,
+  ScreeningBankAccount,
+  ScreeningBankConnection,
+  ScreeningConnectionIncome,
+  ScreeningGroupReportUrl,
+  ScreeningIncomeFigures,
+  ScreeningIncomeStream,
+  ScreeningReportData,
+  ScreeningTransaction,
+} from './screening-reports.js';
+export type {
+  BankCannotConnectEvent,
+  BankEventFields,
+  BankNotSupportedEvent,
+  BeginScreeningEvent,
+  KnownWebhookEvent,
+  NoBankEvent,
+  NoIncomeEvent,
+  ReOpenScreeningEvent,
+  ReportExpiredEvent,
+  ReportReadyEvent,
+  ReportSoonToExpireEvent,
+  ScreeningCompletedEvent,
+  ScreeningEventFields,
+  ScreeningGroupCompletedEvent,
+  ScreeningGroupEventFields,
+  ShareBankEvent,
+  UnknownWebhookEvent,
+  VerificationCompletedEvent,
+  VerificationStartedEvent,
+  WebhookEvent,
+  WebhookEventCode,
+  WebhookReportType,
+} from './webhooks.js';
