@@ -32,6 +32,8 @@ export default defineConfig({
     'testing/index': 'src/testing/index.ts',
     'testing/msw': 'src/testing/msw.ts',
     'redis/index': 'src/redis/index.ts',
+    // Node only: csv-parse, libphonenumber-js and node:crypto, which the main entry never loads.
+    'households/index': 'src/households/index.ts',
     'testing/bin': 'src/testing/bin.ts',
     'cli/index': 'src/cli/index.ts',
   },
@@ -44,6 +46,7 @@ export default defineConfig({
       'testing/index': 'src/testing/index.ts',
       'testing/msw': 'src/testing/msw.ts',
       'redis/index': 'src/redis/index.ts',
+      'households/index': 'src/households/index.ts',
     },
   },
   sourcemap: true,
