@@ -1,5 +1,9 @@
 /** How `groups create` words the problems `parseHouseholds` finds: one line each, and a count of each kind. */
-import type { HouseholdProblem, HouseholdProblemKind } from 'applicant-verification/households';
+import {
+  HOUSEHOLD_PROBLEM_KINDS,
+  type HouseholdProblem,
+  type HouseholdProblemKind,
+} from 'applicant-verification/households';
 
 /** `line 5, column email: is not a valid email address`. */
 export function problemLine(problem: HouseholdProblem): string {
@@ -27,9 +31,9 @@ const KIND_WORDS: Readonly<Record<HouseholdProblemKind, string>> = {
  * counted, and within a kind the columns, so the first fix to make is the biggest.
  */
 export function describeProblems(problems: readonly HouseholdProblem[], shown: string): string {
-  const byKind = new Map<HouseholdProblemKind, HouseholdProblem[]>();
-  for (const problem of problems) byKind.set(problem.kind, [...(byKind.get(problem.kind) ?? []), problem]);
-  const parts = [...byKind].map(([kind, found]) => {
+  const parts = HOUSEHOLD_PROBLEM_KINDS.flatMap((kind) => {
+    const found = problems.filter((problem) => problem.kind === kind);
+    if (found.length === 0) return [];
     const columns = new Map<string, number>();
     for (const { column } of found)
       if (column !== undefined) columns.set(column, (columns.get(column) ?? 0) + 1);
