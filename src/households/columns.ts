@@ -13,6 +13,7 @@ export interface ColumnSpec {
   readonly name: string;
   /** Whether the column must be in the header. */
   readonly required: boolean;
+  /** Whether it describes one applicant (each row) or the whole household (any of its rows). */
   readonly level: ColumnLevel;
   /** What goes in it, for `--help` and docs/cli.md. */
   readonly description: string;

@@ -110,6 +110,7 @@ export const HOUSEHOLD_PROBLEM_KINDS: readonly HouseholdProblemKind[] = [
 
 /** One problem of the CSV: where (line, column), in which household, and what. */
 export interface HouseholdProblem {
+  /** What kind of problem it is (counted in {@link ParsedHouseholds.counts}). */
   kind: HouseholdProblemKind;
   /** 1-based line of the file, as an editor numbers it; the header is line 1. */
   line: number;
@@ -143,6 +144,7 @@ export interface ParsedHouseholds {
   problems: HouseholdProblem[];
   /** How many problems of each kind. */
   counts: Record<HouseholdProblemKind, number>;
+  /** How the header was read: the columns found, missing, named twice and unknown. */
   columns: HouseholdColumns;
 }
 

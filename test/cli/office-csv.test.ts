@@ -6,7 +6,7 @@
  * valid; `parseHouseholds` on the same file gives the command line's bodies and correlation ids,
  * and a script's `createOnce` with them finds the command line's groups.
  */
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseHouseholds } from '../../src/households/index.js';
@@ -208,5 +208,18 @@ describe('an office CSV', () => {
     expect(mock.groups.applicant().filter((group) => group.correlation_id?.startsWith('cli-'))).toHaveLength(
       3,
     );
+  });
+
+  it("the README's office CSV and dry run are what the command does", async () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const csv = /```csv\n([\s\S]*?)```/.exec(readme)?.[1];
+    const shown = /```\n\$ npx applicant-verification (groups create [^\n]*)\n([\s\S]*?)```/.exec(readme);
+    if (csv === undefined || !shown?.[1] || shown[2] === undefined)
+      throw new Error('README example not found');
+    const readmeDir = tempDir('av-readme-');
+    writeFileSync(join(readmeDir, 'office.csv'), csv);
+    const result = await runCli(shown[1].split(' '), mock, { cwd: readmeDir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(shown[2]);
   });
 });

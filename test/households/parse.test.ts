@@ -3,6 +3,7 @@
  * households gathered by key and checked as households, and correlation ids that survive edits
  * and reruns.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { CsvSyntaxError, readCsvText } from '../../src/households/csv-text.js';
 import {
@@ -323,5 +324,32 @@ describe('correlation ids', () => {
     expect(correlationIdFor({ ...base, batchId: 'ab', householdKey: 'c' })).not.toBe(
       correlationIdFor({ ...base, batchId: 'a', householdKey: 'bc' }),
     );
+  });
+
+  it('follow the documented contract (docs/households.md, "Correlation ids") to the byte', () => {
+    // Written from the document, not from the code: a change to the scheme fails here.
+    const material = [
+      'v2',
+      'spring',
+      'ELM-101',
+      ['a@example.com', 'b@example.com'].join('\u0001'),
+      '2450',
+    ].join('\u0000');
+    const documented = `cli-${createHash('sha256').update(material, 'utf8').digest('hex').slice(0, 16)}`;
+    expect(
+      correlationIdFor({
+        batchId: 'spring',
+        householdKey: 'ELM-101',
+        emails: [' B@example.com', 'a@example.com', 'A@EXAMPLE.COM'],
+        monthlyRent: 2450,
+      }),
+    ).toBe(documented);
+    // And parseHouseholds gives a household that id, its rent read from " $2,450.00 ".
+    const text = [
+      HEADER_LINE,
+      row('ELM-101', 'Bea', 'B@example.com', { monthly_rent: ' $2,450.00 ' }),
+      row('ELM-101', 'Al', 'a@example.com', { monthly_rent: '' }),
+    ].join('\r\n');
+    expect(plan(text, { batchId: 'spring' }).households[0]?.correlationId).toBe(documented);
   });
 });
