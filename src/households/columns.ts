@@ -99,6 +99,3 @@ export function normalizeColumnName(cell: string): string {
     .replace(/[\s-]+/g, '_');
   return ALIASES[name] ?? name;
 }
-
-/** The header line of the documented CSV, for help texts and examples. */
-export const HEADER_LINE: string = HOUSEHOLD_COLUMNS.map((column) => column.name).join(',');
