@@ -109,9 +109,10 @@ CSV columns (header names are case-insensitive; unknown columns are ignored with
 ${columnsHelp()}
 
 Rows with the same household_key form one group (one row per applicant). Household columns
-may be left blank on a household's later rows; if repeated they must match (text case-
-insensitively: "ma" is "MA"). Every problem of the file is listed in one pass, each household's
-included, with a count of each kind; a household with any problem is never sent.
+may be left blank on a household's later rows; if repeated they must agree (text ignoring
+case: "ma" is "MA"). Every problem of the file is listed in one pass, households with a bad
+row checked as households too, with a count of each kind; a household with any problem is
+never sent.
 
 ${HEADER_LINE}
 
