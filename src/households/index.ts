@@ -8,16 +8,15 @@
  *
  * @module
  */
+
+export type { Household } from './body.js';
 export { type ColumnLevel, type ColumnName, type ColumnSpec, HOUSEHOLD_COLUMNS } from './columns.js';
 export { CORRELATION_PREFIX, correlationIdFor, type HouseholdIdentity } from './correlation.js';
 export {
-  HOUSEHOLD_PROBLEM_KINDS,
-  type Household,
   type HouseholdColumns,
-  type HouseholdProblem,
-  type HouseholdProblemKind,
   type InvalidHousehold,
   type ParsedHouseholds,
   type ParseHouseholdsOptions,
   parseHouseholds,
 } from './parse.js';
+export { HOUSEHOLD_PROBLEM_KINDS, type HouseholdProblem, type HouseholdProblemKind } from './problems.js';
