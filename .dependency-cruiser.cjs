@@ -9,11 +9,14 @@ module.exports = {
     {
       name: 'main-entry-loads-no-testing-or-cli',
       comment:
-        'src/index.ts never reaches the testing kit, the command line, the Redis entry, msw, ioredis or the CSV libraries: importing the SDK must not load them.',
+        'src/index.ts and src/edge.ts never reach the testing kit, the command line, the Redis or households entries, msw, ioredis, the CSV libraries or libphonenumber-js: importing the SDK must not load them (the households entry is a Node subpath of its own).',
       severity: 'error',
-      from: { path: '^src/index\\.ts$' },
+      from: { path: '^src/(index|edge)\\.ts$' },
       to: {
-        path: ['^src/(testing|cli|redis)/', '(^|/)node_modules/(msw|ioredis|csv-parse|csv-stringify)/'],
+        path: [
+          '^src/(testing|cli|redis|households)/',
+          '(^|/)node_modules/(msw|ioredis|csv-parse|csv-stringify|libphonenumber-js)/',
+        ],
         reachable: true,
       },
     },
@@ -36,7 +39,7 @@ module.exports = {
           '^src/client\\.ts$',
           '^src/core/(node-connector|undici-modules|undici-transport|dispatcher|file-token-store|file-coordination)\\.ts$',
           '^src/webhooks/adapters/(express|fastify)\\.ts$',
-          '^src/(testing|cli)/',
+          '^src/(testing|cli|households)/',
         ],
         reachable: true,
       },
@@ -89,7 +92,7 @@ module.exports = {
     {
       name: 'cli-imports-public-entries-only',
       comment:
-        "src/cli imports the SDK as a user would: src/index.ts, src/schemas/index.ts, src/testing/index.ts and src/redis/index.ts (loaded only for --coordination redis://). The one exception is src/internal.ts: the library's helpers the CLI shares with it (the batch runner, the redaction, the wire body of a create) that the public entry does not export; it is no entry point.",
+        "src/cli imports the SDK as a user would: src/index.ts, src/schemas/index.ts, src/households/index.ts, src/testing/index.ts and src/redis/index.ts (loaded only for --coordination redis://). The one exception is src/internal.ts: the library's helpers the CLI shares with it (the batch runner, the redaction, the wire body of a create) that the public entry does not export; it is no entry point.",
       severity: 'error',
       from: { path: '^src/cli/' },
       to: {
@@ -98,6 +101,7 @@ module.exports = {
           '^src/cli/',
           '^src/index\\.ts$',
           '^src/schemas/index\\.ts$',
+          '^src/households/index\\.ts$',
           '^src/testing/index\\.ts$',
           '^src/redis/index\\.ts$',
           '^src/internal\\.ts$',
@@ -125,6 +129,14 @@ module.exports = {
       severity: 'error',
       from: { pathNot: '^src/(testing|cli)/' },
       to: { path: '^src/internal\\.ts$' },
+    },
+    {
+      name: 'households-imports-no-client-testing-or-cli',
+      comment:
+        'src/households (applicant-verification/households) turns CSV text into create bodies: it uses the schemas and core errors, never a client, an entry point, the testing kit, the CLI or the Redis entry.',
+      severity: 'error',
+      from: { path: '^src/households/' },
+      to: { path: ['^src/(testing|cli|redis|resources|webhooks)/', '^src/[^/]+\\.ts$'] },
     },
     {
       name: 'redis-imports-core-only',

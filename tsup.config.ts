@@ -34,6 +34,8 @@ export default defineConfig({
     'redis/index': 'src/redis/index.ts',
     // The zod schemas, for users who validate what they store: no client in its graph (lint:deps).
     'schemas/index': 'src/schemas/index.ts',
+    // Node only: csv-parse, libphonenumber-js and node:crypto, which the main entry never loads.
+    'households/index': 'src/households/index.ts',
     'testing/bin': 'src/testing/bin.ts',
     'cli/index': 'src/cli/index.ts',
   },
@@ -47,6 +49,7 @@ export default defineConfig({
       'testing/msw': 'src/testing/msw.ts',
       'redis/index': 'src/redis/index.ts',
       'schemas/index': 'src/schemas/index.ts',
+      'households/index': 'src/households/index.ts',
     },
   },
   sourcemap: true,

@@ -8,6 +8,9 @@ export const shared = {
       'applicant-verification/testing': fileURLToPath(new URL('./src/testing/index.ts', import.meta.url)),
       'applicant-verification/redis': fileURLToPath(new URL('./src/redis/index.ts', import.meta.url)),
       'applicant-verification/schemas': fileURLToPath(new URL('./src/schemas/index.ts', import.meta.url)),
+      'applicant-verification/households': fileURLToPath(
+        new URL('./src/households/index.ts', import.meta.url),
+      ),
       'applicant-verification': fileURLToPath(new URL('./src/index.ts', import.meta.url)),
     },
   },

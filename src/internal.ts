@@ -12,6 +12,5 @@ export { maskText } from './core/redact.js';
 export { MONTH_NAMES } from './helpers/dates.js';
 export { stateNameForCode } from './helpers/states.js';
 export { isSettledGroup } from './resources/applicant-groups.js';
-export { applicantGroupCreateWireSchema } from './schemas/applicant-groups.js';
-export { E164_PHONE_PATTERN, phoneNumberSchema } from './schemas/common.js';
+export { E164_PHONE_PATTERN } from './schemas/common.js';
 export { rentCentsMeant } from './schemas/rent.js';

@@ -78,6 +78,11 @@ export interface WaitOptions extends RequestOptions {
   pollInterval?: number;
   /** Called with the group each time its status (or expiry) changes. */
   onStatusChange?: (group: ApplicantGroup) => void;
+  /**
+   * Called with the group as each poll reads it, changed or not (before `onStatusChange`): for
+   * progress finer than the status, such as how many applicants have completed.
+   */
+  onPoll?: (group: ApplicantGroup) => void;
 }
 
 /** Options of {@link ApplicantGroups.createMany}. */
@@ -263,6 +268,7 @@ export class ApplicantGroups extends APIResource {
         const found = await this.findById(id, hint, options);
         if (found) {
           lagEnd = undefined;
+          options.onPoll?.(found);
           return found;
         }
         const left = lagEnd === undefined ? 0 : lagEnd - clock.now();

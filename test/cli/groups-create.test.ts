@@ -226,7 +226,9 @@ describe('groups create: checking rows', () => {
     expect(result.stderr).toContain('three-bad.csv: line 5, column email: is not a valid email address');
     expect(result.stderr).toContain('three-bad.csv: line 17, column monthly_rent:');
     expect(result.stderr).toContain('three-bad.csv: line 38, column phone:');
-    expect(result.stderr).toContain('3 row(s) with errors');
+    expect(result.stderr).toContain(
+      `3 problem(s) on 3 line(s) of ${path}: 3 invalid value(s) (email 1, monthly_rent 1, phone 1); nothing was sent`,
+    );
     expect(result.stderr).toContain('nothing was sent');
     expect(result.stderr).toContain('--skip-invalid');
     expect(mock.stats.count()).toBe(before);

@@ -111,4 +111,36 @@ describe('groups list', () => {
     expect(lines[1]).toContain(created[0]?.id);
     expect(lines[1]).toContain('completed');
   });
+
+  // Last: it ages every group past the 14 days an unfinished group has.
+  it('--status expired (or --expired) and --live filter by expiry, which the API cannot', async () => {
+    const ids = async (...args: string[]) => {
+      const result = await runCli(['groups', 'list', '--format', 'json', ...args], mock);
+      expect(result.code, result.stderr).toBe(0);
+      return (JSON.parse(result.stdout) as ApplicantGroup[]).map((group) => group.id).sort();
+    };
+    const completed = created
+      .slice(0, 3)
+      .map((group) => group.id)
+      .sort();
+    const waiting = created
+      .slice(3)
+      .map((group) => group.id)
+      .sort();
+    expect(await ids('--live')).toEqual(waiting);
+    expect(await ids('--status', 'expired')).toEqual([]);
+
+    mock.clock.advance(15 * 24 * 60 * 60_000);
+    expect(await ids('--status', 'expired')).toEqual(waiting);
+    expect(await ids('--expired')).toEqual(waiting);
+    expect(await ids('--live')).toEqual([]);
+    // Any state named: completed or expired is every group that will change no more.
+    expect(await ids('--status', 'completed,expired')).toEqual([...completed, ...waiting].sort());
+    expect(await ids('--status', 'completed', '--expired')).toEqual([...completed, ...waiting].sort());
+
+    const wrong = await runCli(['groups', 'list', '--status', 'lapsed'], mock);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('--status must be one of not_started, in_progress, completed');
+    expect(wrong.stderr).toContain('expired, live, got "lapsed"');
+  });
 });

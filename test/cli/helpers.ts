@@ -12,12 +12,10 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parse as csvParse } from 'csv-parse/sync';
 import { expect } from 'vitest';
-import { readCsv } from '../../src/cli/commands/groups-create/csv-input.js';
-import { HEADER_LINE } from '../../src/cli/commands/groups-create/household-columns.js';
-import { buildHouseholds, mapHeader } from '../../src/cli/commands/groups-create/households.js';
 import { InterruptedError } from '../../src/cli/errors.js';
 import { runCli as runCliInProcess } from '../../src/cli/main.js';
 import type { CliIO } from '../../src/cli/shared/io.js';
+import { HOUSEHOLD_COLUMNS, parseHouseholds } from '../../src/households/index.js';
 import type { ApplicantGroup, ApplicantGroupCreateParams } from '../../src/index.js';
 import type { MockServer } from '../../src/testing/index.js';
 import { bundleForNode } from '../support/bundle.js';
@@ -197,6 +195,9 @@ export function tempDir(prefix = 'av-cli-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
+/** The documented header line of the households CSV. */
+export const HEADER_LINE = HOUSEHOLD_COLUMNS.map((column) => column.name).join(',');
+
 /** Options of {@link writeHouseholds}. */
 export interface HouseholdsFile {
   households: number;
@@ -261,19 +262,13 @@ export function writeHouseholds(
 
 /** The correlation id of each household of a (valid) CSV, by household key, as the command derives it. */
 export async function correlationIds(csvPath: string, batchId = ''): Promise<Map<string, string>> {
-  const table = await readCsv(csvPath);
-  const plan = buildHouseholds(table, mapHeader(table.header), {
-    batchId,
-    decisionMaker: 'x',
-    invitations: true,
-  });
+  const plan = parseHouseholds(readFileSync(csvPath, 'utf8'), { batchId, decisionMaker: 'x' });
   return new Map(plan.households.map((household) => [household.key, household.correlationId]));
 }
 
 /** The create body of each household of a (valid) CSV, by household key, as the command builds it. */
 export async function householdBodies(csvPath: string): Promise<Map<string, ApplicantGroupCreateParams>> {
-  const table = await readCsv(csvPath);
-  const plan = buildHouseholds(table, mapHeader(table.header), { batchId: '', invitations: true });
+  const plan = parseHouseholds(readFileSync(csvPath, 'utf8'));
   return new Map(plan.households.map((household) => [household.key, household.body]));
 }
 

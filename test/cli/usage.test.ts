@@ -90,6 +90,10 @@ describe('help and usage', () => {
     [['groups', 'create'], '--csv FILE is required'],
     [['groups', 'create', '--csv', 'examples/households.csv', '--concurrency', '0'], '--concurrency must be'],
     [['groups', 'create', '--csv', 'no/such/file.csv'], 'no such file'],
+    [
+      ['groups', 'create', '--csv', 'examples/households.csv', '--dry-run', '--default-country', 'XX'],
+      '--default-country must be a two-letter country code (ISO 3166-1, e.g. US or GB), got "XX"',
+    ],
     [['groups', 'watch'], 'expected <group id>'],
     [['groups', 'watch', 'id', '--interval', 'soon'], '--interval must be a number'],
     [['reports', 'export', '--status', 'completed', '--concurrency', '99'], '--concurrency must be between'],

@@ -1,5 +1,6 @@
 /**
- * Every public export of the entry points (`applicant-verification`, `/schemas`, `/testing` and `/redis`)
+ * Every public export of the entry points (`applicant-verification`, `/schemas`, `/testing`, `/redis`,
+ * `/households`)
  * carries a JSDoc comment, and so does every public member of the exported classes and
  * interfaces: the API reference (`npm run docs`) and editors' hovers
  * show nothing else. The same walk over the declarations of the packed package, with an editor's
@@ -12,7 +13,13 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { compilerOptions, findUndocumented, root } from '../support/jsdoc.js';
 
-const ENTRY_POINTS = ['src/index.ts', 'src/schemas/index.ts', 'src/testing/index.ts', 'src/redis/index.ts'];
+const ENTRY_POINTS = [
+  'src/index.ts',
+  'src/schemas/index.ts',
+  'src/testing/index.ts',
+  'src/redis/index.ts',
+  'src/households/index.ts',
+];
 
 describe('JSDoc on the public API', () => {
   const program = ts.createProgram(

@@ -233,12 +233,16 @@ describe('life cycle, reports and PDFs', () => {
     const group = await client.applicantGroups.create(body('fortnight'));
     mock.clock.advance(14 * 24 * 60 * 60_000 + 1);
     const changes: string[] = [];
+    const polls: string[] = [];
     const expired = await client.applicantGroups.waitForCompletion(group, {
       pollInterval: 1,
       onStatusChange: (current) => changes.push(`${current.status}/${current.is_expired}`),
+      onPoll: (current) => polls.push(current.id),
     });
     expect(expired.is_expired).toBe(true);
     expect(changes).toEqual(['not_started/true']);
+    // onPoll sees every read group (one poll here: it was settled at once).
+    expect(polls).toEqual([group.id]);
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { type ApplicantGroup, VERSION, VerificationClient, VerificationError } from 'applicant-verification';
+import { parseHouseholds } from 'applicant-verification/households';
 import { RedisCoordination, RedisCoordinationError, RedisTokenStore } from 'applicant-verification/redis';
 import { applicantGroupSchema } from 'applicant-verification/schemas';
 import { createMockServer, type MockServer } from 'applicant-verification/testing';
@@ -34,6 +35,20 @@ async function main(): Promise<void> {
     assert.equal(stored.id, group.id);
     // The Redis entry shares the main entry's error classes (one copy of each, whatever the module system).
     assert.ok(new RedisCoordinationError('acquireCreateLease', 'down') instanceof VerificationError);
+    // The households entry: an office's CSV into the body the client creates (national phone,
+    // spreadsheet rent), under the command line's correlation id.
+    const parsed = parseHouseholds(
+      'household_key,first_name,last_name,email,phone,property_name,street_address,city,state,zip_code,monthly_rent,decision_maker\r\n' +
+        'U-1,Hal,Household,hal@example.com,(512) 555-0100,P,1 Main St,Austin,tx,78701," $1,000.00 ",Consumer LLC\r\n',
+      { defaultCountry: 'US' },
+    );
+    assert.deepEqual(parsed.problems, []);
+    const household = parsed.households[0];
+    assert.ok(household);
+    assert.equal(household.body.applicants[0]?.phone_number, '+15125550100');
+    assert.match(household.correlationId, /^cli-[0-9a-f]{16}$/);
+    const once = await client.applicantGroups.createOnce(household.body);
+    assert.equal(once.created, true);
     console.log(`${process.env.CONSUMER ?? 'consumer'}: created and listed ${group.id} (SDK ${VERSION})`);
   } finally {
     await client.close();

@@ -1,6 +1,6 @@
 /**
  * What a user's editor reads from the installed package: every export of the built declarations
- * (`index.d.ts`, `testing/index.d.ts`) and every field of their interfaces carries its JSDoc, the
+ * (`index.d.ts`, `testing/index.d.ts`, `households/index.d.ts`) and every field of their interfaces carries its JSDoc, the
  * deprecated fields carry `@deprecated` with their replacement, and a language service over them
  * shows the hovers and strike-throughs an editor would.
  *
@@ -17,7 +17,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { findUndocumented, hasJsDoc, root } from '../support/jsdoc.js';
 
 const DECLARATIONS = process.env.DECLARATIONS_DIR ?? join(root, 'dist');
-const BUILT_ENTRY_POINTS = ['index.d.ts', 'testing/index.d.ts'];
+const BUILT_ENTRY_POINTS = ['index.d.ts', 'testing/index.d.ts', 'households/index.d.ts'];
 
 if (!existsSync(join(DECLARATIONS, 'index.d.ts'))) {
   throw new Error(

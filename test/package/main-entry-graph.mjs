@@ -1,7 +1,7 @@
 /**
  * Cold start without a stopwatch: loads the installed package's main entry (import, then
  * require) in a user's project and lists every module that brought in. Fails when one is the
- * testing kit, the command line, the Redis entry, or jose's signing and verifying code, or when
+ * testing kit, the command line, the Redis or households entry, or jose's signing and verifying code, or when
  * anything loads from node_modules: msw, ioredis and csv-parse/csv-stringify are not the main
  * entry's, the build bundles zod and jose (see tsup.config.ts), and undici loads with the first
  * client. Then makes one call and fails unless it loaded undici's Pool module and not its index
@@ -16,10 +16,11 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 
 // Identifiers (the build minifies whitespace, not names) only the testing kit, the CLI, the Redis
-// entry or jose's signing and verifying code define.
+// entry, the households entry or jose's signing and verifying code define.
 const FORBIDDEN_NAMES = [
   'createMockServer',
   'runCli',
+  'parseHouseholds',
   'RedisCoordination',
   'RedisTokenStore',
   'SignJWT',

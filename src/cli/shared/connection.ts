@@ -120,3 +120,24 @@ export function connect(
     throw error;
   }
 }
+
+/**
+ * What is wrong with the connection settings (missing, or malformed: a base URL that is not one,
+ * plain `http://` to another host), or `undefined`: the client is built and closed again, so the
+ * check is the client's own and touches no network.
+ */
+export async function connectionProblem(
+  values: ConnectionValues,
+  io: CliIO,
+  reporter: Reporter,
+): Promise<string | undefined> {
+  let client: VerificationClient;
+  try {
+    client = connect(values, io, reporter);
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+  await client.close();
+  return undefined;
+}

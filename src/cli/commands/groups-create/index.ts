@@ -12,9 +12,15 @@
  * 4. A new results log gets one entry per household: its group id, or its error.
  */
 import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { dirname, join, parse as parsePath, resolve } from 'node:path';
-import type { VerificationClient } from 'applicant-verification';
+import { ConfigurationError, type VerificationClient } from 'applicant-verification';
+import {
+  HOUSEHOLD_COLUMNS,
+  type Household,
+  type ParsedHouseholds,
+  parseHouseholds,
+} from 'applicant-verification/households';
 import { isRentUnit } from 'applicant-verification/schemas';
 import { stateNameForCode } from '../../../internal.js';
 import {
@@ -24,24 +30,24 @@ import {
   EXIT_CONFLICT,
   EXIT_FAILED,
   EXIT_OK,
+  EXIT_USAGE,
   isAuthFailure,
   UsageError,
 } from '../../errors.js';
 import { COMMON_HELP, expectPositionals, numberOption, parseCommand } from '../../shared/args.js';
-import { cliLogger, connect } from '../../shared/connection.js';
+import { cliLogger, connect, connectionProblem } from '../../shared/connection.js';
 import { displayPath } from '../../shared/files.js';
 import { gateTargetOf, openGate } from '../../shared/gate.js';
 import { type CliIO, write } from '../../shared/io.js';
 import { progressMode, Reporter } from '../../shared/progress.js';
 import { safeCell } from '../../shared/terminal.js';
-import { CsvSyntaxError, type CsvTable, readCsv } from './csv-input.js';
-import { HEADER_LINE, HOUSEHOLD_COLUMNS } from './household-columns.js';
-import type { RowError } from './household-rows.js';
-import { buildHouseholds, type Household, mapHeader } from './households.js';
 import { Journal, readJournal } from './journal.js';
 import { BatchLock } from './lock.js';
+import { describeProblems, problemLine } from './problems.js';
 import { defaultLogPath, type HouseholdResult, ResultLog, summarize } from './result-log.js';
 import { type BatchOutcome, conflictLine, runBatch } from './run-batch.js';
+
+const HEADER_LINE = HOUSEHOLD_COLUMNS.map((column) => column.name).join(',');
 
 function columnsHelp(): string {
   return HOUSEHOLD_COLUMNS.map(
@@ -67,6 +73,9 @@ Options:
   --api-rent-unit UNIT   how the API reads monthly_rent: dollars (default) or cents (env
                          VERIFICATION_API_RENT_UNIT); the CSV's monthly_rent stays in dollars
   --decision-maker NAME  decision maker for rows with a blank decision_maker column
+  --default-country CC   country of phone numbers written without "+" and a country code
+                         (ISO code, e.g. US: "(415) 555-0123" becomes +14155550123); without
+                         it such numbers are refused, never guessed
   --batch-id NAME        part of every correlation id: a new name starts a new round for
                          the same households (default: none)
   --grace SECONDS        how long a create sent by a killed run may take to show up before it
@@ -89,14 +98,18 @@ do scripts whose client has coordination: new FileCoordination('DIR/coordination
 same client id. A run that finds a household created meanwhile counts it as already existing.
 
 Correlation ids: "cli-" + 16 hex digits of SHA-256 over --batch-id, household_key, the
-applicants' emails (lower-cased, sorted) and monthly_rent. A group found under a household's
-id (or under the id it had before an edit) whose emails or rent differ is a conflict.
+applicants' emails (lower-cased, sorted) and monthly_rent, the same as parseHouseholds gives
+scripts (applicant-verification/households). A group found under a household's id (or under
+the id it had before an edit) whose emails or rent differ is a conflict.
 
 CSV columns (header names are case-insensitive; unknown columns are ignored with a warning):
 ${columnsHelp()}
 
 Rows with the same household_key form one group (one row per applicant). Household columns
-may be left blank on a household's later rows; if repeated they must match.
+may be left blank on a household's later rows; if repeated they must agree (text ignoring
+case: "ma" is "MA"). Every problem of the file is listed in one pass, households with a bad
+row checked as households too, with a count of each kind; a household with any problem is
+never sent.
 
 ${HEADER_LINE}
 
@@ -114,6 +127,7 @@ const OPTIONS = {
   'no-invitations': { type: 'boolean' },
   'api-rent-unit': { type: 'string' },
   'decision-maker': { type: 'string' },
+  'default-country': { type: 'string' },
   'batch-id': { type: 'string' },
   grace: { type: 'string' },
   log: { type: 'string' },
@@ -123,15 +137,29 @@ const OPTIONS = {
 
 const SHOWN_FAILURES = 20;
 
-async function loadTable(csvPath: string, shownPath: string): Promise<CsvTable> {
+async function loadText(csvPath: string, shownPath: string): Promise<string> {
   try {
-    return await readCsv(csvPath);
+    return await readFile(csvPath, 'utf8');
   } catch (error) {
-    if (error instanceof CsvSyntaxError) throw error;
     const code = error instanceof Error && 'code' in error ? String(error.code) : '';
     const reason =
       code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : describeError(error);
     throw new UsageError(`cannot read --csv ${shownPath}: ${reason}`);
+  }
+}
+
+// The library's option names, as the flags a person typed.
+function parseWithFlags(text: string, options: Parameters<typeof parseHouseholds>[1]): ParsedHouseholds {
+  try {
+    return parseHouseholds(text, options);
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    throw new UsageError(
+      error.message
+        .replace(/\bdefaultCountry\b/g, '--default-country')
+        .replace(/\bdecisionMaker\b/g, '--decision-maker')
+        .replace(/\.$/, ''),
+    );
   }
 }
 
@@ -176,31 +204,35 @@ function stateHint(households: readonly Household[], reporter: Reporter): void {
 }
 
 // The households left out by --skip-invalid, one result each.
-function invalidResults(
-  keys: readonly string[],
-  errors: readonly RowError[],
-  table: CsvTable,
-  keyIndex: number,
-): HouseholdResult[] {
-  return keys.map((key) => {
-    const lines = table.records
-      .filter((record) => record.values[keyIndex]?.trim() === key)
-      .map((record) => record.line);
-    const own = errors.filter((error) => lines.includes(error.line));
-    return {
-      line: lines[0] ?? 0,
-      household_key: key,
-      correlation_id: '',
-      status: 'invalid',
-      group_id: '',
-      applicants: lines.length,
-      error: own
-        .map(
-          (error) => `line ${error.line}${error.column ? `, column ${error.column}` : ''}: ${error.message}`,
-        )
-        .join('; '),
-    };
-  });
+function invalidResults(plan: ParsedHouseholds): HouseholdResult[] {
+  return plan.invalid.map(({ key, lines }) => ({
+    line: lines[0] ?? 0,
+    household_key: key,
+    correlation_id: '',
+    status: 'invalid',
+    group_id: '',
+    applicants: lines.length,
+    error: plan.problems
+      .filter((problem) => problem.householdKey === key || lines.includes(problem.line))
+      .map(problemLine)
+      .join('; '),
+  }));
+}
+
+// A header the file cannot be read with is a usage error (exit 2), as a missing option is.
+function headerProblems(plan: ParsedHouseholds, shown: string, decisionMakerGiven: boolean): string[] {
+  const { missing, duplicated, found } = plan.columns;
+  if (missing.length > 0 || duplicated.length > 0) {
+    const problems = [
+      missing.length > 0 && `lacks the column(s) ${missing.join(', ')}`,
+      duplicated.length > 0 && `names ${[...new Set(duplicated)].join(', ')} twice`,
+    ].filter((item) => typeof item === 'string');
+    return [`the header of ${shown} ${problems.join(' and ')}; expected:\n  ${HEADER_LINE}`];
+  }
+  if (found.length > 0 && !found.includes('decision_maker') && !decisionMakerGiven) {
+    return [`${shown} has no decision_maker column: pass --decision-maker NAME`];
+  }
+  return [];
 }
 
 /** Runs `groups create`. */
@@ -221,69 +253,65 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   const gateTarget = gateTargetOf(values, io);
   const reporter = new Reporter(io.stderr, { mode: progressMode(io.stderr, values.quiet ?? false) });
 
-  // 1. Check everything before sending anything.
-  let table: CsvTable;
-  try {
-    table = await loadTable(csvPath, shown);
-  } catch (error) {
-    if (!(error instanceof CsvSyntaxError)) throw error;
-    reporter.error(
-      `${shown}: ${error.line === undefined ? '' : `line ${error.line}: `}${describeError(error)}`,
-    );
-    reporter.error('The file is not valid CSV; nothing was sent.');
-    return EXIT_FAILED;
-  }
-  const header = mapHeader(table.header);
-  if (header.missing.length > 0 || header.duplicates.length > 0) {
-    const problems = [
-      header.missing.length > 0 && `lacks the column(s) ${header.missing.join(', ')}`,
-      header.duplicates.length > 0 && `names ${header.duplicates.join(', ')} twice`,
-    ].filter((item) => typeof item === 'string');
-    throw new UsageError(`the header of ${shown} ${problems.join(' and ')}; expected:\n  ${HEADER_LINE}`);
-  }
-  if (!header.columns.includes('decision_maker') && values['decision-maker'] === undefined) {
-    throw new UsageError(`${shown} has no decision_maker column: pass --decision-maker NAME`);
-  }
-  if (header.unknown.length > 0) {
-    reporter.error(`warning: ${shown}: ignoring unknown column(s) ${header.unknown.join(', ')}`);
-  }
   const apiRentUnit = values['api-rent-unit'] ?? (io.env.VERIFICATION_API_RENT_UNIT || 'dollars');
   if (!isRentUnit(apiRentUnit)) {
     throw new UsageError(`--api-rent-unit must be dollars or cents, got "${apiRentUnit}"`);
   }
-  const plan = buildHouseholds(table, header, {
+  const dryRun = values['dry-run'] ?? false;
+
+  // 1. Check everything before sending anything, and say all of it in one pass: the connection
+  // settings' presence and form first (no network), then every problem of the file.
+  const settings = await connectionProblem(values, io, reporter);
+  const plan = parseWithFlags(await loadText(csvPath, shown), {
     apiRentUnit,
     batchId,
     decisionMaker: values['decision-maker'],
+    defaultCountry: values['default-country'],
     invitations: !values['no-invitations'],
   });
+  const usage = [
+    ...(settings === undefined || dryRun ? [] : [settings]),
+    ...headerProblems(plan, shown, values['decision-maker'] !== undefined),
+  ];
+  // Without the column (and the option) every household lacks a decision maker: the usage line says it once.
+  const noDecisionMaker = !plan.columns.found.includes('decision_maker');
+  const rowProblems = plan.problems.filter(
+    (problem) =>
+      problem.kind !== 'header' &&
+      !(noDecisionMaker && problem.kind === 'missing_household_value' && problem.column === 'decision_maker'),
+  );
+  if (usage.length > 0 && rowProblems.length === 0) throw new UsageError(usage.join('\n'));
+  if (settings !== undefined && dryRun) reporter.note(`note: a real run would stop here: ${settings}`);
+  for (const line of usage) reporter.error(line);
+  if (plan.columns.unknown.length > 0) {
+    reporter.error(`warning: ${shown}: ignoring unknown column(s) ${plan.columns.unknown.join(', ')}`);
+  }
+  const failed = usage.length > 0 ? EXIT_USAGE : EXIT_FAILED;
+  const syntax = rowProblems.find((problem) => problem.kind === 'csv_syntax');
+  if (syntax) {
+    reporter.error(`${shown}: line ${syntax.line}: ${syntax.message}`);
+    reporter.error('The file is not valid CSV; nothing was sent.');
+    return failed;
+  }
   const skipInvalid = values['skip-invalid'] ?? false;
-  if (plan.errors.length > 0) {
-    for (const error of plan.errors) {
-      const column = error.column === undefined ? '' : `, column ${error.column}`;
-      reporter.error(`${shown}: line ${error.line}${column}: ${error.message}`);
-    }
-    const lines = new Set(plan.errors.map((error) => error.line)).size;
-    if (!skipInvalid || plan.households.length === 0) {
+  if (rowProblems.length > 0) {
+    for (const problem of rowProblems) reporter.error(`${shown}: ${problemLine(problem)}`);
+    const summary = describeProblems(rowProblems, shown);
+    if (!skipInvalid || plan.households.length === 0 || usage.length > 0) {
       reporter.error(
-        `${lines} row(s) with errors in ${shown}; nothing was sent. Fix them and run again${skipInvalid ? '' : ', or pass --skip-invalid to create the valid households'}.`,
+        `${summary}; nothing was sent. Fix them and run again${skipInvalid ? '' : ', or pass --skip-invalid to create the valid households'}.`,
       );
-      return EXIT_FAILED;
+      return failed;
     }
     reporter.error(
-      `${lines} row(s) with errors in ${shown}: --skip-invalid leaves out ${plan.invalidKeys.length} household(s) (${plan.invalidKeys.join(', ')}) and creates the other ${plan.households.length}.`,
+      `${summary}: --skip-invalid leaves out ${plan.invalid.length} household(s) (${plan.invalid.map((household) => household.key).join(', ')}) and creates the other ${plan.households.length}.`,
     );
   }
   const { households } = plan;
-  const invalid = invalidResults(
-    plan.invalidKeys,
-    plan.errors,
-    table,
-    header.columns.indexOf('household_key'),
-  );
+  const invalid = invalidResults(plan);
   stateHint(households, reporter);
   const applicants = households.reduce((sum, household) => sum + household.lines.length, 0);
-  if (values['dry-run']) {
+  if (dryRun) {
     await printPlan(io, households);
     reporter.note(
       `Dry run: ${households.length} household(s), ${applicants} applicant(s) in ${shown} are valid; nothing was sent.`,

@@ -29,13 +29,13 @@ import {
   RequestValidationError,
   type VerificationClient,
 } from 'applicant-verification';
+import type { Household } from 'applicant-verification/households';
 import { mapSettled, maskText } from '../../../internal.js';
 import { BatchStop, describeError, describeRowError, InterruptedError } from '../../errors.js';
 import type { CliIO } from '../../shared/io.js';
 import type { Reporter } from '../../shared/progress.js';
 import { inFlight } from '../../shared/shutdown.js';
 import { type Conflict, describeConflict, findConflict } from './conflicts.js';
-import type { Household } from './households.js';
 import { isUnsettled, type Journal, type JournalOutcome, type JournalState } from './journal.js';
 import type { HouseholdResult, HouseholdStatus } from './result-log.js';
 

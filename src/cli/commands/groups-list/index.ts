@@ -1,10 +1,11 @@
 /** `groups list`: every group matching the filters, all pages, streamed to stdout. */
 import type { ApplicantGroupListParams } from 'applicant-verification';
 import { EXIT_OK, UsageError } from '../../errors.js';
-import { COMMON_HELP, expectPositionals, parseCommand, statusesOf, timeOption } from '../../shared/args.js';
+import { COMMON_HELP, expectPositionals, parseCommand, timeOption } from '../../shared/args.js';
 import { connect } from '../../shared/connection.js';
 import { type CliIO, write } from '../../shared/io.js';
 import { progressMode, Reporter } from '../../shared/progress.js';
+import { groupFilterOf } from './filter.js';
 import { createGroupWriter, GROUP_FORMATS, isGroupFormat } from './group-output.js';
 
 /** Help of `groups list`. */
@@ -14,7 +15,11 @@ Lists every applicant group matching the filters, walking all pages, and streams
 stdout as they arrive.
 
 Filters:
-  --status STATUS        not_started, in_progress, completed; repeat or comma-separate
+  --status STATUS        not_started, in_progress, completed, or expired (settled before
+                         completion) or live (neither completed nor expired); repeat or
+                         comma-separate: a group matching any of them is listed
+  --expired              the same as --status expired
+  --live                 the same as --status live
   --search TEXT          names, emails, property name or address
   --correlation-id ID    exact correlation id
   --created-after TIME   Unix seconds or ISO date/time (2026-01-31, 2026-01-31T09:00:00Z)
@@ -26,10 +31,13 @@ ${COMMON_HELP}
 
 Examples:
   applicant-verification groups list --status completed --format csv > completed.csv
+  applicant-verification groups list --expired --created-after 2026-01-01
   applicant-verification groups list --created-after 2026-01-01 --format json | jq length`;
 
 const OPTIONS = {
   status: { type: 'string', multiple: true },
+  expired: { type: 'boolean' },
+  live: { type: 'boolean' },
   search: { type: 'string' },
   'correlation-id': { type: 'string' },
   'created-after': { type: 'string' },
@@ -50,8 +58,8 @@ export async function groupsList(args: readonly string[], io: CliIO): Promise<nu
     throw new UsageError(`--format must be one of ${GROUP_FORMATS.join(', ')}, got "${format}"`);
   }
   const params: ApplicantGroupListParams = {};
-  const statuses = statusesOf(values.status);
-  if (statuses) params.statuses = statuses;
+  const filter = groupFilterOf(values);
+  if (filter.statuses) params.statuses = filter.statuses;
   if (values.search !== undefined) params.search = values.search;
   if (values['correlation-id'] !== undefined) params.correlation_id = values['correlation-id'];
   const after = timeOption('created-after', values['created-after']);
@@ -64,7 +72,7 @@ export async function groupsList(args: readonly string[], io: CliIO): Promise<nu
   try {
     const writer = createGroupWriter(format, io.stdout);
     for await (const group of client.applicantGroups.list(params, { signal: io.signal })) {
-      await writer.write(group);
+      if (filter.keep(group)) await writer.write(group);
     }
     await writer.end();
     return EXIT_OK;

@@ -1,4 +1,7 @@
-/** `groups watch ID`: polls a group until it completes or expires, printing each status change. */
+/**
+ * `groups watch ID`: polls a group until it completes or expires, printing a line whenever its
+ * status or its applicants' progress changes.
+ */
 import type { ApplicantGroup } from 'applicant-verification';
 import { EXIT_FAILED, EXIT_OK } from '../../errors.js';
 import { COMMON_HELP, expectPositionals, numberOption, parseCommand } from '../../shared/args.js';
@@ -12,9 +15,11 @@ import { safeCell } from '../../shared/terminal.js';
 export const GROUPS_WATCH_HELP = `Usage: applicant-verification groups watch ID [--interval SECONDS]
 
 Polls an applicant group until it is completed or has expired, printing a line to stdout each
-time its status changes:
+time its status or the number of applicants who completed changes:
 
-  2026-01-15T12:00:03.120Z  <group id>  in_progress  1/2 applicants completed
+  2026-01-15T12:00:03.120Z  <group id>  not_started  0/2 applicants completed
+  2026-01-15T14:20:33.480Z  <group id>  in_progress  0/2 applicants completed
+  2026-01-16T09:05:03.950Z  <group id>  in_progress  1/2 applicants completed
 
 Options:
   --interval SECONDS     time between polls (default 30)
@@ -35,12 +40,17 @@ function applicantDone(applicant: ApplicantGroup['applicants'][number]): boolean
   );
 }
 
-/** One status line: time, id, status (or `expired`), applicants completed. */
-export function statusLine(group: ApplicantGroup, at: Date): string {
+/** What a status line says about the group: status (or `expired`), applicants completed. */
+function progressOf(group: ApplicantGroup): string {
   // Settled but not completed: expired before every applicant finished.
   const status = expiredBeforeCompletion(group) ? `expired (${group.status})` : group.status;
   const done = group.applicants.filter(applicantDone).length;
-  return `${at.toISOString()}  ${safeCell(group.id)}  ${safeCell(status)}  ${done}/${group.applicants.length} applicants completed\n`;
+  return `${safeCell(status)}  ${done}/${group.applicants.length} applicants completed`;
+}
+
+/** One status line: time, id, status (or `expired`), applicants completed. */
+export function statusLine(group: ApplicantGroup, at: Date): string {
+  return `${at.toISOString()}  ${safeCell(group.id)}  ${progressOf(group)}\n`;
 }
 
 /** Runs `groups watch`. */
@@ -62,10 +72,15 @@ export async function groupsWatch(args: readonly string[], io: CliIO): Promise<n
       reporter.error(`No applicant group with id ${id}.`);
       return EXIT_FAILED;
     }
+    let shown: string | undefined;
     const final = await client.applicantGroups.waitForCompletion(group, {
       pollInterval: Math.round(interval * 1000),
       signal: io.signal,
-      onStatusChange: (current) => {
+      // Every poll is looked at: an applicant completing changes no status, and is news too.
+      onPoll: (current) => {
+        const progress = progressOf(current);
+        if (progress === shown) return;
+        shown = progress;
         io.stdout.write(statusLine(current, new Date()));
       },
     });

@@ -1,21 +1,27 @@
 /**
  * Deterministic correlation ids for the households of a CSV, so a rerun finds the groups an
- * earlier (crashed, killed, partly failed) run created instead of creating and inviting again.
+ * earlier (crashed, killed, partly failed) run created instead of creating and inviting again,
+ * and a script's creates and the command line's find each other. The scheme is a contract
+ * (docs/households.md, "Correlation ids"): changing it would make every rerun of an earlier batch
+ * invite its applicants again.
  */
 import { createHash } from 'node:crypto';
 
-/** Prefix of every correlation id the command line creates, so they are recognisable in lists. */
+/**
+ * Prefix of every household correlation id (`parseHouseholds` and the command line alike), so
+ * they are recognisable in lists. `cli-` because the command line had the scheme first.
+ */
 export const CORRELATION_PREFIX = 'cli-';
 
 /** What a household's correlation id is derived from. */
 export interface HouseholdIdentity {
-  /** `--batch-id`, or `''` when none was given. */
+  /** The `batchId` option (`--batch-id`), or `''` when none was given. */
   batchId: string;
   /** The `household_key` column. */
   householdKey: string;
   /** The applicants' emails (order and case do not matter). */
   emails: readonly string[];
-  /** Monthly rent in whole dollars. */
+  /** The household's monthly rent in dollars, as read from the CSV (`2450` for "$2,450.00"). */
   monthlyRent: number;
 }
 

@@ -1,7 +1,7 @@
 /**
- * The documented header of `groups create --csv`: one row per applicant, rows sharing a
- * `household_key` form one applicant group. The help text and the header check both read this
- * list, so they cannot drift apart.
+ * The documented columns of a households CSV (`parseHouseholds`, `groups create --csv`): one row
+ * per applicant, rows sharing a `household_key` form one applicant group. The help text, the docs
+ * and the header check all read this list, so they cannot drift apart.
  */
 
 /** Whether a column describes one applicant (each row) or the whole household (first row). */
@@ -13,6 +13,7 @@ export interface ColumnSpec {
   readonly name: string;
   /** Whether the column must be in the header. */
   readonly required: boolean;
+  /** Whether it describes one applicant (each row) or the whole household (any of its rows). */
   readonly level: ColumnLevel;
   /** What goes in it, for `--help` and docs/cli.md. */
   readonly description: string;
@@ -35,7 +36,7 @@ export const HOUSEHOLD_COLUMNS = [
     required: false,
     level: 'applicant',
     description:
-      'International form, +14155550123 (also sends a text); spaces, dashes, dots, parentheses ignored',
+      'Sends a text too. +14155550123, or national ((415) 555-0123) with a default country; spaces, dashes, dots, parentheses ignored',
   },
   {
     name: 'verification_types',
@@ -73,13 +74,28 @@ export function isColumnName(name: string): name is ColumnName {
   return KNOWN.has(name);
 }
 
-/** A header cell as the column it names: `Household Key` and `household-key` read as `household_key`. */
+// Headers spreadsheets and office templates commonly use for a documented column.
+const ALIASES: Readonly<Record<string, ColumnName>> = {
+  e_mail: 'email',
+  email_address: 'email',
+  phone_number: 'phone',
+  mobile_phone: 'phone',
+  zip: 'zip_code',
+  postal_code: 'zip_code',
+  rent: 'monthly_rent',
+};
+
+/**
+ * A header cell as the column it names: `Household Key`, `household-key` and `Household Key (ID)`
+ * read as `household_key`; `E-mail`, `Phone Number`, `ZIP` and `Rent` as their columns.
+ */
 export function normalizeColumnName(cell: string): string {
-  return cell
+  const name = cell
     .trim()
     .toLowerCase()
+    .replace(/\([^)]*\)/g, '')
+    .replace(/[^a-z0-9\s_-]/g, '')
+    .trim()
     .replace(/[\s-]+/g, '_');
+  return ALIASES[name] ?? name;
 }
-
-/** The header line of the documented CSV, for help texts and examples. */
-export const HEADER_LINE = HOUSEHOLD_COLUMNS.map((column) => column.name).join(',');
