@@ -86,6 +86,52 @@ describe('linear-time masking', () => {
   });
 });
 
+describe('what is masked', () => {
+  it('an email whatever letters its local part starts and ends with', () => {
+    expect(maskText('liz@example.com')).toBe('l***@example.com');
+    expect(maskText('ANA@example.com')).toBe('A***@example.com');
+    expect(maskText('to: zed09@Example.ORG, 0a@x.io')).toBe('to: z***@Example.ORG, 0***@x.io');
+    expect(redact({ applicant: 'liz@example.com', co: ['ANA@example.com'] })).toEqual({
+      applicant: 'l***@example.com',
+      co: ['A***@example.com'],
+    });
+  });
+});
+
+describe('depth limits', () => {
+  type Cyclic = { name: string; self?: Cyclic };
+
+  it('redact copies a cyclic object seven levels deep, then marks the rest', () => {
+    const cyclic: Cyclic = { name: 'liz@example.com' };
+    cyclic.self = cyclic;
+    let expected: unknown = '[…]';
+    for (let level = 0; level < 7; level++) expected = { name: 'l***@example.com', self: expected };
+    expect(redact(cyclic)).toEqual(expected);
+    const list: unknown[] = [];
+    list.push(list);
+    let nested: unknown = '[…]';
+    for (let level = 0; level < 7; level++) nested = [nested];
+    expect(redact(list)).toEqual(nested);
+  });
+
+  it('scrubDeep copies nine levels, then flattens the rest to scrubbed text', () => {
+    const secret = 'sk_live_0123456789abcdef';
+    let deep: unknown = { key: secret };
+    for (let level = 0; level < 10; level++) deep = { next: deep };
+    let out = scrubDeep(deep, [secret]);
+    for (let level = 0; level < 9; level++) out = (out as { next: unknown }).next;
+    expect(out).toBe('{"next":{"key":"[REDACTED]"}}');
+    const cyclic: Cyclic = { name: secret };
+    cyclic.self = cyclic;
+    let copy = scrubDeep(cyclic, [secret]);
+    for (let level = 0; level < 9; level++) {
+      expect(copy).toMatchObject({ name: '[REDACTED]' });
+      copy = (copy as Cyclic).self;
+    }
+    expect(copy).toBe('[unserializable]');
+  });
+});
+
 describe('caps and scrubbing', () => {
   it('caps text at 2 000 characters and notes the size', () => {
     const long = 'x'.repeat(1_000_000);

@@ -42,6 +42,7 @@ function household(tag: string, people: number, rent = 2400): ApplicantGroupCrea
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+const GROUPS = 'GET /api/v1/applicant_groups';
 
 describe('applicantGroups.householdReport', () => {
   it('is undefined until every applicant completed, then the newest household report', async () => {
@@ -347,6 +348,85 @@ describe('applicantGroups.sync with webhooks dropped', () => {
     expect(await pass(s, names)).toEqual(['expired again']);
   });
 
+  it('a pass over groups that did not move costs the list pages alone: no reports, no group read one by one', async () => {
+    const s = store();
+    const names = new Map<string, string>();
+    const waiting = await client.applicantGroups.create(household('waiting', 1));
+    names.set(waiting.id, 'waiting');
+    mock.stats.reset();
+    // A group that has not started has no reports to read.
+    expect(await pass(s, names)).toEqual(['added waiting']);
+    expect(mock.stats.routes()).toEqual({ [GROUPS]: 1 });
+    const started = await client.applicantGroups.create(household('started', 2));
+    names.set(started.id, 'started');
+    mock.applicants.start(started.applicants[0]?.id ?? '');
+    const done = await client.applicantGroups.create(household('done', 1));
+    names.set(done.id, 'done');
+    mock.applicants.complete(done.applicants[0]?.id ?? '');
+    expect((await pass(s, names)).sort()).toEqual([
+      'added done',
+      'added started',
+      'household report done',
+      'individual report done',
+    ]);
+    mock.stats.reset();
+    expect(await pass(s, names)).toEqual([]);
+    // Three groups, two a page: two list requests, each within the window.
+    expect(mock.stats.routes()).toEqual({ [GROUPS]: 2 });
+    expect(mock.stats.log().every((entry) => /created_after=\d+/.test(entry.url))).toBe(true);
+    expect(mock.stats.log().some((entry) => entry.url.includes('created_before'))).toBe(false);
+  });
+
+  it('reads the reports again when an applicant re-opens and completes between two passes', async () => {
+    const s = store();
+    const names = new Map<string, string>();
+    const g = await client.applicantGroups.create(household('redo', 1));
+    names.set(g.id, 'redo');
+    const applicant = g.applicants[0]?.id ?? '';
+    mock.applicants.complete(applicant);
+    expect((await pass(s, names)).sort()).toEqual([
+      'added redo',
+      'household report redo',
+      'individual report redo',
+    ]);
+    mock.clock.advance(HOUR);
+    mock.applicants.reopen(applicant);
+    mock.clock.advance(HOUR);
+    mock.applicants.complete(applicant);
+    // Completed before and after: only the applicant's update time moved, and two new reports exist.
+    expect((await pass(s, names)).sort()).toEqual(['household report redo', 'individual report redo']);
+  });
+
+  it('reads a group that left the list window with one request narrowed to its creation time', async () => {
+    const s = store();
+    const names = new Map<string, string>();
+    const g = await client.applicantGroups.create(household('far', 1));
+    names.set(g.id, 'far');
+    for (let i = 0; i < 4; i++) {
+      mock.clock.advance(10_000);
+      await client.applicantGroups.create(household(`other${i}`, 1));
+    }
+    await pass(s, new Map());
+    mock.clock.advance(40 * 24 * HOUR);
+    mock.stats.reset();
+    expect(await pass(s, names)).toContain('expired far');
+    const narrowed = mock.stats
+      .log()
+      .filter((entry) => entry.url.includes('created_before'))
+      .map((entry) => entry.url);
+    expect(narrowed.length).toBe(5);
+    expect(mock.stats.count(GROUPS)).toBe(1 + 5);
+  });
+
+  it('refuses a margin that is negative or not a number, before any request', async () => {
+    mock.stats.reset();
+    for (const marginMs of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const pass = client.applicantGroups.sync(store(), { ...options, marginMs });
+      await expect(pass.next()).rejects.toThrow(RangeError);
+    }
+    expect(mock.stats.count()).toBe(0);
+  });
+
   it('records what each group looks like, verifications included', async () => {
     const s = store();
     const g = await client.applicantGroups.create(household('snap', 2));
@@ -407,11 +487,81 @@ describe('applicantGroups.syncEvent: a webhook as a hint', () => {
     ).toEqual(['completed -> in_progress']);
   });
 
+  it('an event for a group the store knows costs one read narrowed to that group', async () => {
+    const s = new MemoryGroupStore();
+    const group = await client.applicantGroups.create(household('known', 1));
+    const verificationId = group.applicants[0]?.verifications?.[0]?.id ?? '';
+    expect((await changes({ code: 'VERIFICATION_STARTED', verification_id: verificationId }, s)).length).toBe(
+      1,
+    );
+    mock.applicants.start(group.applicants[0]?.id ?? '');
+    mock.stats.reset();
+    const news = await changes({ code: 'VERIFICATION_STARTED', verification_id: verificationId }, s);
+    expect(news.map((change) => change.type)).toEqual(['status_changed']);
+    const reads = mock.stats.log().filter((entry) => entry.route === GROUPS);
+    expect(reads).toHaveLength(1);
+    expect(reads[0]?.url).toContain('created_before');
+  });
+
+  it('an event for a group the API no longer has yields nothing', async () => {
+    const s = new MemoryGroupStore();
+    s.put({
+      id: 'grp_deleted',
+      status: 'in_progress',
+      is_expired: false,
+      created_at_timestamp: Math.floor(mock.clock.now() / 1000) - 3600,
+      correlation_id: null,
+      verification_ids: ['ver_of_a_deleted_group'],
+      report_ids: [],
+      progress: '',
+    });
+    expect(
+      await changes({ code: 'VERIFICATION_STARTED', verification_id: 'ver_of_a_deleted_group' }, s),
+    ).toEqual([]);
+    expect(s.get('grp_deleted')?.status).toBe('in_progress');
+  });
+
   it('ignores screening-group events and unknown codes', async () => {
     const s = new MemoryGroupStore();
     await client.applicantGroups.create(household('other', 1));
     expect(await changes({ code: 'SCREENING_GROUP_COMPLETED', screening_group_id: 'x' }, s)).toEqual([]);
     expect(await changes({ code: 'SOMETHING_NEW' }, s)).toEqual([]);
     expect(s.all()).toEqual([]);
+  });
+});
+
+describe('MemoryGroupStore', () => {
+  const snapshot = (id: string, status: string, isExpired: boolean) => ({
+    id,
+    status,
+    is_expired: isExpired,
+    created_at_timestamp: 1_767_225_600,
+    correlation_id: null,
+    verification_ids: [`ver-${id}`],
+    report_ids: [],
+    progress: '',
+  });
+
+  it('keeps copies: what a caller does to a snapshot it read changes nothing stored', () => {
+    const s = new MemoryGroupStore();
+    s.put(snapshot('a', 'in_progress', false));
+    const read = s.get('a');
+    read?.report_ids.push('rep-1');
+    if (read) read.status = 'completed';
+    const listed = s.all()[0];
+    if (listed) listed.status = 'completed';
+    expect(s.get('a')).toEqual(snapshot('a', 'in_progress', false));
+    expect(s.get('unknown')).toBeUndefined();
+    expect(s.groupOfVerification('ver-a')).toBe('a');
+  });
+
+  it('live() leaves out completed and expired groups; all() has every one, oldest first', () => {
+    const s = new MemoryGroupStore();
+    s.put(snapshot('live', 'in_progress', false));
+    s.put(snapshot('done', 'completed', false));
+    s.put(snapshot('lapsed', 'in_progress', true));
+    s.put(snapshot('new', 'not_started', false));
+    expect(s.live().map((group) => group.id)).toEqual(['live', 'new']);
+    expect(s.all().map((group) => group.id)).toEqual(['live', 'done', 'lapsed', 'new']);
   });
 });
