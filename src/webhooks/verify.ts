@@ -241,6 +241,7 @@ export function parseWebhookEvent(rawBody: WebhookBody): WebhookEvent {
     typeof json === 'object' &&
     json !== null &&
     'code' in json &&
+    // Stryker disable next-line ConditionalExpression: equivalent, isKnownWebhookEventCode is false for a code that is not a string
     typeof json.code === 'string' &&
     isKnownWebhookEventCode(json.code)
       ? `${json.code} `

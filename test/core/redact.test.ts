@@ -98,6 +98,63 @@ describe('what is masked', () => {
   });
 });
 
+describe('what is masked, exactly', () => {
+  it.each([
+    ['a bearer token', 'Authorization: Bearer abc.def', 'Authorization: Bearer [REDACTED]'],
+    [
+      'a phone number: country code and last two digits kept',
+      'call +14155550123 now',
+      'call +141******23 now',
+    ],
+    ['a JWT after a non-word character', 'a-eyJabcdef.ghi.jkl', 'a-[REDACTED]'],
+    ['a JWT with a one-character middle', 'eyJabcdef.g.jkl', '[REDACTED]'],
+    ['not a JWT glued to a letter', 'xeyJabcdef.ghi.jkl', 'xeyJabcdef.ghi.jkl'],
+    ['not a JWT glued to a digit', '9eyJabcdef.ghi.jkl', '9eyJabcdef.ghi.jkl'],
+    ['not a JWT glued to a zero', '0eyJabcdef.ghi.jkl', '0eyJabcdef.ghi.jkl'],
+    ['not a JWT glued to an underscore', '_eyJabcdef.ghi.jkl', '_eyJabcdef.ghi.jkl'],
+    ['not a JWT with an empty middle', 'eyJabcdef..jkl', 'eyJabcdef..jkl'],
+    ['not a JWT with one dot', 'eyJabcdefgh.ij', 'eyJabcdefgh.ij'],
+    ['an email, and no second one inside its domain', 'x@ab.cd@ef.gh', 'x***@ab.cd@ef.gh'],
+    ['an email with %40, and no second one inside its domain', 'x%40ab.cd@ef.gh', 'x***%40ab.cd@ef.gh'],
+  ])('%s', (_name, text, masked) => {
+    expect(maskText(text)).toBe(masked);
+  });
+
+  it('caps text longer than the limit, not text of exactly the limit', () => {
+    expect(capText('x'.repeat(MAX_TEXT_LENGTH))).toBe('x'.repeat(MAX_TEXT_LENGTH));
+    expect(capText('x'.repeat(MAX_TEXT_LENGTH + 1))).toBe(
+      `${'x'.repeat(MAX_TEXT_LENGTH)}… [truncated: ${MAX_TEXT_LENGTH + 1} characters in all]`,
+    );
+  });
+
+  it('scrubs a secret of eight characters or more, never a shorter one', () => {
+    expect(scrubSecrets('key=12345678;', ['12345678'])).toBe('key=[REDACTED];');
+    expect(scrubSecrets('key=1234567;', ['1234567'])).toBe('key=1234567;');
+  });
+
+  it('keeps null values as null', () => {
+    expect(redact({ email: null, list: [null] })).toEqual({ email: null, list: [null] });
+    expect(scrubDeep({ token: null, list: [null] }, ['sk_live_0123456789abcdef'])).toEqual({
+      token: null,
+      list: [null],
+    });
+  });
+
+  it('redact keeps the first 50 items of an array and the first 100 keys of an object', () => {
+    const items = Array.from({ length: 60 }, (_, i) => i);
+    expect(redact(items)).toEqual(items.slice(0, 50));
+    const keys = Object.fromEntries(Array.from({ length: 105 }, (_, i) => [`k${i}`, i]));
+    const out = redact(keys) as Record<string, unknown>;
+    expect(Object.keys(out)).toHaveLength(101);
+    expect(out.k99).toBe(99);
+    expect(out.k100).toBeUndefined();
+    expect(out['…']).toBe('5 more keys');
+    expect(
+      Object.keys(redact(Object.fromEntries(Object.entries(keys).slice(0, 100))) as object),
+    ).toHaveLength(100);
+  });
+});
+
 describe('depth limits', () => {
   type Cyclic = { name: string; self?: Cyclic };
 
@@ -129,6 +186,14 @@ describe('depth limits', () => {
       copy = (copy as Cyclic).self;
     }
     expect(copy).toBe('[unserializable]');
+    const list: unknown[] = [secret];
+    list.push(list);
+    let item: unknown = scrubDeep(list, [secret]);
+    for (let level = 0; level < 9; level++) {
+      expect((item as unknown[])[0]).toBe('[REDACTED]');
+      item = (item as unknown[])[1];
+    }
+    expect(item).toBe('[unserializable]');
   });
 });
 

@@ -143,6 +143,25 @@ describe('applicantGroups.sync with webhooks dropped', () => {
     return out;
   }
 
+  /** A new store, and a new one-applicant group `tag` (the name its changes print under). */
+  async function oneGroup(tag: string) {
+    const s = store();
+    const names = new Map<string, string>();
+    const group = await client.applicantGroups.create(household(tag, 1));
+    names.set(group.id, tag);
+    return { s, names, group, applicant: group.applicants[0]?.id ?? '' };
+  }
+
+  /** `oneGroup`, started, then left to expire: the store has seen the expiry. */
+  async function expiredGroup(tag: string) {
+    const tracked = await oneGroup(tag);
+    mock.applicants.start(tracked.applicant);
+    await pass(tracked.s, tracked.names);
+    mock.clock.advance(REQUEST_EXPIRY_MS + 1);
+    expect(await pass(tracked.s, tracked.names)).toEqual([`expired ${tag}`]);
+    return tracked;
+  }
+
   it('yields every new group, completion, expiry and report exactly once', async () => {
     const s = store();
     const names = new Map<string, string>();
@@ -287,12 +306,9 @@ describe('applicantGroups.sync with webhooks dropped', () => {
   });
 
   it('a group that starts and expires between two passes reports the status change and the expiry, once each', async () => {
-    const s = store();
-    const names = new Map<string, string>();
-    const g = await client.applicantGroups.create(household('late', 1));
-    names.set(g.id, 'late');
+    const { s, names, group: g, applicant } = await oneGroup('late');
     expect(await pass(s, names)).toEqual(['added late']);
-    mock.applicants.start(g.applicants[0]?.id ?? '');
+    mock.applicants.start(applicant);
     mock.clock.advance(REQUEST_EXPIRY_MS + 1);
     expect(await pass(s, names)).toEqual(['late not_started -> in_progress', 'expired late']);
     expect(s.get(g.id)).toMatchObject({ status: 'in_progress', is_expired: true });
@@ -300,16 +316,9 @@ describe('applicantGroups.sync with webhooks dropped', () => {
   });
 
   it('an expired group that completes late reports the status change, never a second expiry', async () => {
-    const s = store();
-    const names = new Map<string, string>();
-    const g = await client.applicantGroups.create(household('slow', 1));
-    names.set(g.id, 'slow');
-    mock.applicants.start(g.applicants[0]?.id ?? '');
-    await pass(s, names);
-    mock.clock.advance(REQUEST_EXPIRY_MS + 1);
-    expect(await pass(s, names)).toEqual(['expired slow']);
+    const { s, names, group: g, applicant } = await expiredGroup('slow');
     // Completed after the deadline: the API keeps it expired (docs/wire-contract.md §8).
-    mock.applicants.complete(g.applicants[0]?.id ?? '');
+    mock.applicants.complete(applicant);
     expect((await pass(s, names)).sort()).toEqual([
       'household report slow',
       'individual report slow',
@@ -320,15 +329,7 @@ describe('applicantGroups.sync with webhooks dropped', () => {
   });
 
   it('an expired group re-opened under the same status is reported live again, and its new expiry too', async () => {
-    const s = store();
-    const names = new Map<string, string>();
-    const g = await client.applicantGroups.create(household('again', 1));
-    names.set(g.id, 'again');
-    const applicant = g.applicants[0]?.id ?? '';
-    mock.applicants.start(applicant);
-    await pass(s, names);
-    mock.clock.advance(REQUEST_EXPIRY_MS + 1);
-    expect(await pass(s, names)).toEqual(['expired again']);
+    const { s, names, group: g, applicant } = await expiredGroup('again');
     // Completed late and re-opened before the next pass: in progress as before, live again.
     mock.applicants.complete(applicant);
     mock.applicants.reopen(applicant);
@@ -378,11 +379,7 @@ describe('applicantGroups.sync with webhooks dropped', () => {
   });
 
   it('reads the reports again when an applicant re-opens and completes between two passes', async () => {
-    const s = store();
-    const names = new Map<string, string>();
-    const g = await client.applicantGroups.create(household('redo', 1));
-    names.set(g.id, 'redo');
-    const applicant = g.applicants[0]?.id ?? '';
+    const { s, names, applicant } = await oneGroup('redo');
     mock.applicants.complete(applicant);
     expect((await pass(s, names)).sort()).toEqual([
       'added redo',
