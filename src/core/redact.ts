@@ -63,11 +63,13 @@ function domainLength(text: string, from: number): number {
  * the domain reads never overlap.
  */
 function maskEmails(text: string): string {
+  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, a shortcut: the scan below finds no email in such text either
   if (!text.includes('@') && !text.includes('%40')) return text;
   let out = '';
   let copiedUpTo = 0;
   let runStart = 0; // start of the current run of local characters
   let i = 0;
+  // Stryker disable next-line EqualityOperator: equivalent, a step past the end reads NaN, which is neither a separator nor a local character
   while (i < text.length) {
     const code = text.charCodeAt(i);
     const separator = code === 64 ? 1 : code === 37 && text.startsWith('%40', i) ? 3 : 0;
@@ -86,6 +88,7 @@ function maskEmails(text: string): string {
     if (!isLocalChar(code)) runStart = i + 1;
     i++;
   }
+  // Stryker disable next-line ConditionalExpression: equivalent, with nothing masked out is '' and the slice is the whole text
   return copiedUpTo === 0 ? text : out + text.slice(copiedUpTo);
 }
 
@@ -113,20 +116,23 @@ function maskJwtRun(run: string): string {
       // Stryker disable next-line ConditionalExpression,UnaryOperator: equivalent, without a second dot the check below never masks, and no later eyJ finds one
       if (secondDot === -1) return run;
     }
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, at 0 charCodeAt(-1) is NaN, no word character
     if (at > 0 && isWordChar(run.charCodeAt(at - 1))) continue;
     if (secondDot > firstDot + 1) return `${run.slice(0, at)}[REDACTED]`;
   }
   return run;
 }
 
+/** One run of JWT characters, its JWT masked; a run without `eyJ` holds none and is skipped cheaply. */
+// Stryker disable next-line StringLiteral: equivalent, maskJwtRun returns a run without eyJ as it is
+const maskJwtsIn = (run: string): string => (run.includes('eyJ') ? maskJwtRun(run) : run);
+
 /** Masks emails, phone numbers, bearer tokens and JWTs wherever they appear in a string. */
 export function maskText(text: string): string {
-  return maskEmails(
-    text
-      .replace(BEARER, 'Bearer [REDACTED]')
-      // Stryker disable next-line StringLiteral: equivalent, maskJwtRun returns a run without eyJ as it is (the test only saves the call)
-      .replace(JWT_RUN, (run) => (run.includes('eyJ') ? maskJwtRun(run) : run)),
-  ).replace(PHONE, '$1$2******$3');
+  return maskEmails(text.replace(BEARER, 'Bearer [REDACTED]').replace(JWT_RUN, maskJwtsIn)).replace(
+    PHONE,
+    '$1$2******$3',
+  );
 }
 
 /** Cuts `text` to {@link MAX_TEXT_LENGTH} characters, noting how long it was. */

@@ -102,6 +102,11 @@ describe('what is masked, exactly', () => {
   it.each([
     ['a bearer token', 'Authorization: Bearer abc.def', 'Authorization: Bearer [REDACTED]'],
     [
+      'a bearer token after several spaces',
+      'Authorization: Bearer   abc.def',
+      'Authorization: Bearer [REDACTED]',
+    ],
+    [
       'a phone number: country code and last two digits kept',
       'call +14155550123 now',
       'call +141******23 now',
@@ -109,6 +114,7 @@ describe('what is masked, exactly', () => {
     ['a JWT after a non-word character', 'a-eyJabcdef.ghi.jkl', 'a-[REDACTED]'],
     ['a JWT with a one-character middle', 'eyJabcdef.g.jkl', '[REDACTED]'],
     ['not a JWT glued to a letter', 'xeyJabcdef.ghi.jkl', 'xeyJabcdef.ghi.jkl'],
+    ['not a JWT glued to a letter, however many dots follow', 'xeyJabc.def.ghi.jkl', 'xeyJabc.def.ghi.jkl'],
     ['not a JWT glued to a digit', '9eyJabcdef.ghi.jkl', '9eyJabcdef.ghi.jkl'],
     ['not a JWT glued to a zero', '0eyJabcdef.ghi.jkl', '0eyJabcdef.ghi.jkl'],
     ['not a JWT glued to an underscore', '_eyJabcdef.ghi.jkl', '_eyJabcdef.ghi.jkl'],
@@ -130,6 +136,16 @@ describe('what is masked, exactly', () => {
   it('scrubs a secret of eight characters or more, never a shorter one', () => {
     expect(scrubSecrets('key=12345678;', ['12345678'])).toBe('key=[REDACTED];');
     expect(scrubSecrets('key=1234567;', ['1234567'])).toBe('key=1234567;');
+  });
+
+  it('replaces the values under every spelling of an API key', () => {
+    expect(redact({ apikey: 'a', api_key: 'b', 'api-key': 'c', API_KEY: 'd', apiKeyId: 'e' })).toEqual({
+      apikey: '[REDACTED]',
+      api_key: '[REDACTED]',
+      'api-key': '[REDACTED]',
+      API_KEY: '[REDACTED]',
+      apiKeyId: '[REDACTED]',
+    });
   });
 
   it('keeps null values as null', () => {
