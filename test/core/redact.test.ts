@@ -20,7 +20,32 @@ const OLD_JWT = /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 const HAS_OLD_JWT = new RegExp(OLD_JWT.source);
 const oldEmailMask = (text: string) => text.replace(OLD_EMAIL, '$1***$2$3');
 
-const pieces = ['a', 'Z', '9', '.', '-', '_', '+', '%', '40', '@', '%40', ' ', 'x.com', 'eyJ', '/'];
+// Each end of every character range the scanners accept (a-z, A-Z, 0-9), and the characters just
+// outside them (` { @ [ / :), so a scanner off by one at any boundary masks differently.
+const pieces = [
+  'a',
+  'z',
+  'A',
+  'Z',
+  '0',
+  '9',
+  '`',
+  '{',
+  '[',
+  ':',
+  '.',
+  '-',
+  '_',
+  '+',
+  '%',
+  '40',
+  '@',
+  '%40',
+  ' ',
+  'x.com',
+  'eyJ',
+  '/',
+];
 const text = fc.array(fc.constantFrom(...pieces), { maxLength: 14 }).map((parts) => parts.join(''));
 
 describe('linear-time masking', () => {
@@ -58,6 +83,133 @@ describe('linear-time masking', () => {
     const masked = maskText(hostile);
     expect(masked.length).toBeGreaterThan(0);
     expect(masked.length).toBeLessThanOrEqual(hostile.length * 2);
+  });
+});
+
+describe('what is masked', () => {
+  it('an email whatever letters its local part starts and ends with', () => {
+    expect(maskText('liz@example.com')).toBe('l***@example.com');
+    expect(maskText('ANA@example.com')).toBe('A***@example.com');
+    expect(maskText('to: zed09@Example.ORG, 0a@x.io')).toBe('to: z***@Example.ORG, 0***@x.io');
+    expect(redact({ applicant: 'liz@example.com', co: ['ANA@example.com'] })).toEqual({
+      applicant: 'l***@example.com',
+      co: ['A***@example.com'],
+    });
+  });
+});
+
+describe('what is masked, exactly', () => {
+  it.each([
+    ['a bearer token', 'Authorization: Bearer abc.def', 'Authorization: Bearer [REDACTED]'],
+    [
+      'a bearer token after several spaces',
+      'Authorization: Bearer   abc.def',
+      'Authorization: Bearer [REDACTED]',
+    ],
+    [
+      'a phone number: country code and last two digits kept',
+      'call +14155550123 now',
+      'call +141******23 now',
+    ],
+    ['a JWT after a non-word character', 'a-eyJabcdef.ghi.jkl', 'a-[REDACTED]'],
+    ['a JWT with a one-character middle', 'eyJabcdef.g.jkl', '[REDACTED]'],
+    ['not a JWT glued to a letter', 'xeyJabcdef.ghi.jkl', 'xeyJabcdef.ghi.jkl'],
+    ['not a JWT glued to a letter, however many dots follow', 'xeyJabc.def.ghi.jkl', 'xeyJabc.def.ghi.jkl'],
+    ['not a JWT glued to a digit', '9eyJabcdef.ghi.jkl', '9eyJabcdef.ghi.jkl'],
+    ['not a JWT glued to a zero', '0eyJabcdef.ghi.jkl', '0eyJabcdef.ghi.jkl'],
+    ['not a JWT glued to an underscore', '_eyJabcdef.ghi.jkl', '_eyJabcdef.ghi.jkl'],
+    ['not a JWT with an empty middle', 'eyJabcdef..jkl', 'eyJabcdef..jkl'],
+    ['not a JWT with one dot', 'eyJabcdefgh.ij', 'eyJabcdefgh.ij'],
+    ['an email, and no second one inside its domain', 'x@ab.cd@ef.gh', 'x***@ab.cd@ef.gh'],
+    ['an email with %40, and no second one inside its domain', 'x%40ab.cd@ef.gh', 'x***%40ab.cd@ef.gh'],
+  ])('%s', (_name, text, masked) => {
+    expect(maskText(text)).toBe(masked);
+  });
+
+  it('caps text longer than the limit, not text of exactly the limit', () => {
+    expect(capText('x'.repeat(MAX_TEXT_LENGTH))).toBe('x'.repeat(MAX_TEXT_LENGTH));
+    expect(capText('x'.repeat(MAX_TEXT_LENGTH + 1))).toBe(
+      `${'x'.repeat(MAX_TEXT_LENGTH)}… [truncated: ${MAX_TEXT_LENGTH + 1} characters in all]`,
+    );
+  });
+
+  it('scrubs a secret of eight characters or more, never a shorter one', () => {
+    expect(scrubSecrets('key=12345678;', ['12345678'])).toBe('key=[REDACTED];');
+    expect(scrubSecrets('key=1234567;', ['1234567'])).toBe('key=1234567;');
+  });
+
+  it('replaces the values under every spelling of an API key', () => {
+    expect(redact({ apikey: 'a', api_key: 'b', 'api-key': 'c', API_KEY: 'd', apiKeyId: 'e' })).toEqual({
+      apikey: '[REDACTED]',
+      api_key: '[REDACTED]',
+      'api-key': '[REDACTED]',
+      API_KEY: '[REDACTED]',
+      apiKeyId: '[REDACTED]',
+    });
+  });
+
+  it('keeps null values as null', () => {
+    expect(redact({ email: null, list: [null] })).toEqual({ email: null, list: [null] });
+    expect(scrubDeep({ token: null, list: [null] }, ['sk_live_0123456789abcdef'])).toEqual({
+      token: null,
+      list: [null],
+    });
+  });
+
+  it('redact keeps the first 50 items of an array and the first 100 keys of an object', () => {
+    const items = Array.from({ length: 60 }, (_, i) => i);
+    expect(redact(items)).toEqual(items.slice(0, 50));
+    const keys = Object.fromEntries(Array.from({ length: 105 }, (_, i) => [`k${i}`, i]));
+    const out = redact(keys) as Record<string, unknown>;
+    expect(Object.keys(out)).toHaveLength(101);
+    expect(out.k99).toBe(99);
+    expect(out.k100).toBeUndefined();
+    expect(out['…']).toBe('5 more keys');
+    expect(
+      Object.keys(redact(Object.fromEntries(Object.entries(keys).slice(0, 100))) as object),
+    ).toHaveLength(100);
+  });
+});
+
+describe('depth limits', () => {
+  type Cyclic = { name: string; self?: Cyclic };
+
+  it('redact copies a cyclic object seven levels deep, then marks the rest', () => {
+    const cyclic: Cyclic = { name: 'liz@example.com' };
+    cyclic.self = cyclic;
+    let expected: unknown = '[…]';
+    for (let level = 0; level < 7; level++) expected = { name: 'l***@example.com', self: expected };
+    expect(redact(cyclic)).toEqual(expected);
+    const list: unknown[] = [];
+    list.push(list);
+    let nested: unknown = '[…]';
+    for (let level = 0; level < 7; level++) nested = [nested];
+    expect(redact(list)).toEqual(nested);
+  });
+
+  it('scrubDeep copies nine levels, then flattens the rest to scrubbed text', () => {
+    const secret = 'sk_live_0123456789abcdef';
+    let deep: unknown = { key: secret };
+    for (let level = 0; level < 10; level++) deep = { next: deep };
+    let out = scrubDeep(deep, [secret]);
+    for (let level = 0; level < 9; level++) out = (out as { next: unknown }).next;
+    expect(out).toBe('{"next":{"key":"[REDACTED]"}}');
+    const cyclic: Cyclic = { name: secret };
+    cyclic.self = cyclic;
+    let copy = scrubDeep(cyclic, [secret]);
+    for (let level = 0; level < 9; level++) {
+      expect(copy).toMatchObject({ name: '[REDACTED]' });
+      copy = (copy as Cyclic).self;
+    }
+    expect(copy).toBe('[unserializable]');
+    const list: unknown[] = [secret];
+    list.push(list);
+    let item: unknown = scrubDeep(list, [secret]);
+    for (let level = 0; level < 9; level++) {
+      expect((item as unknown[])[0]).toBe('[REDACTED]');
+      item = (item as unknown[])[1];
+    }
+    expect(item).toBe('[unserializable]');
   });
 });
 

@@ -41,6 +41,8 @@ function household(tag: string, people: number, rent = 2400): ApplicantGroupCrea
 }
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const GROUPS = 'GET /api/v1/applicant_groups';
 
 describe('applicantGroups.householdReport', () => {
   it('is undefined until every applicant completed, then the newest household report', async () => {
@@ -139,6 +141,25 @@ describe('applicantGroups.sync with webhooks dropped', () => {
     for await (const change of client.applicantGroups.sync(s, options))
       out.push(describeChange(change, names));
     return out;
+  }
+
+  /** A new store, and a new one-applicant group `tag` (the name its changes print under). */
+  async function oneGroup(tag: string) {
+    const s = store();
+    const names = new Map<string, string>();
+    const group = await client.applicantGroups.create(household(tag, 1));
+    names.set(group.id, tag);
+    return { s, names, group, applicant: group.applicants[0]?.id ?? '' };
+  }
+
+  /** `oneGroup`, started, then left to expire: the store has seen the expiry. */
+  async function expiredGroup(tag: string) {
+    const tracked = await oneGroup(tag);
+    mock.applicants.start(tracked.applicant);
+    await pass(tracked.s, tracked.names);
+    mock.clock.advance(REQUEST_EXPIRY_MS + 1);
+    expect(await pass(tracked.s, tracked.names)).toEqual([`expired ${tag}`]);
+    return tracked;
   }
 
   it('yields every new group, completion, expiry and report exactly once', async () => {
@@ -247,6 +268,162 @@ describe('applicantGroups.sync with webhooks dropped', () => {
     expect(await pass(s, names)).toEqual([]);
   });
 
+  it('a pass reads the groups of the last 16 days (the 14-day expiry and a 2-day margin), not the whole history', async () => {
+    const names = new Map<string, string>();
+    const old = await client.applicantGroups.create(household('old', 1));
+    names.set(old.id, 'old');
+    mock.applicants.complete(old.applicants[0]?.id ?? '');
+    mock.clock.advance(2 * DAY);
+    const recent = await client.applicantGroups.create(household('recent', 1));
+    names.set(recent.id, 'recent');
+    mock.clock.advance(15 * DAY);
+    // A new store: 'old' (17 days) is out of the window, 'recent' (15 days) inside it.
+    expect(await pass(store(), names)).toEqual(['added recent']);
+    // Without the margin the window is the 14 days alone.
+    const seen: string[] = [];
+    for await (const change of client.applicantGroups.sync(store(), { ...options, marginMs: 0 }))
+      seen.push(describeChange(change, names));
+    expect(seen).toEqual([]);
+  });
+
+  it('a group the store saw live that the API no longer finds is skipped, and the pass goes on', async () => {
+    const s = store();
+    const names = new Map<string, string>();
+    const kept = await client.applicantGroups.create(household('kept', 1));
+    names.set(kept.id, 'kept');
+    s.put({
+      id: 'grp_not_on_this_account',
+      status: 'in_progress',
+      is_expired: false,
+      created_at_timestamp: Math.floor(mock.clock.now() / 1000) - 20 * 24 * 3600,
+      correlation_id: null,
+      verification_ids: [],
+      report_ids: [],
+      progress: '',
+    });
+    expect(await pass(s, names)).toEqual(['added kept']);
+    expect(s.get('grp_not_on_this_account')?.status).toBe('in_progress');
+  });
+
+  it('a group that starts and expires between two passes reports the status change and the expiry, once each', async () => {
+    const { s, names, group: g, applicant } = await oneGroup('late');
+    expect(await pass(s, names)).toEqual(['added late']);
+    mock.applicants.start(applicant);
+    mock.clock.advance(REQUEST_EXPIRY_MS + 1);
+    expect(await pass(s, names)).toEqual(['late not_started -> in_progress', 'expired late']);
+    expect(s.get(g.id)).toMatchObject({ status: 'in_progress', is_expired: true });
+    expect(await pass(s, names)).toEqual([]);
+  });
+
+  it('an expired group that completes late reports the status change, never a second expiry', async () => {
+    const { s, names, group: g, applicant } = await expiredGroup('slow');
+    // Completed after the deadline: the API keeps it expired (docs/wire-contract.md §8).
+    mock.applicants.complete(applicant);
+    expect((await pass(s, names)).sort()).toEqual([
+      'household report slow',
+      'individual report slow',
+      'slow in_progress -> completed',
+    ]);
+    expect(s.get(g.id)).toMatchObject({ status: 'completed', is_expired: true });
+    expect(await pass(s, names)).toEqual([]);
+  });
+
+  it('an expired group re-opened under the same status is reported live again, and its new expiry too', async () => {
+    const { s, names, group: g, applicant } = await expiredGroup('again');
+    // Completed late and re-opened before the next pass: in progress as before, live again.
+    mock.applicants.complete(applicant);
+    mock.applicants.reopen(applicant);
+    const changes: GroupChange[] = [];
+    for await (const change of client.applicantGroups.sync(s, options)) changes.push(change);
+    const reopened = changes.filter((change) => change.type === 'status_changed');
+    expect(reopened).toHaveLength(1);
+    expect(reopened[0]).toMatchObject({
+      group: { id: g.id, status: 'in_progress', is_expired: false },
+      previous: { status: 'in_progress', is_expired: true },
+    });
+    expect(changes.some((change) => change.type === 'expired')).toBe(false);
+    expect(s.get(g.id)).toMatchObject({ status: 'in_progress', is_expired: false });
+    expect(s.live().map((snapshot) => snapshot.id)).toEqual([g.id]);
+    expect(await pass(s, names)).toEqual([]);
+    mock.clock.advance(REQUEST_EXPIRY_MS + 1);
+    expect(await pass(s, names)).toEqual(['expired again']);
+  });
+
+  it('a pass over groups that did not move costs the list pages alone: no reports, no group read one by one', async () => {
+    const s = store();
+    const names = new Map<string, string>();
+    const waiting = await client.applicantGroups.create(household('waiting', 1));
+    names.set(waiting.id, 'waiting');
+    mock.stats.reset();
+    // A group that has not started has no reports to read.
+    expect(await pass(s, names)).toEqual(['added waiting']);
+    expect(mock.stats.routes()).toEqual({ [GROUPS]: 1 });
+    const started = await client.applicantGroups.create(household('started', 2));
+    names.set(started.id, 'started');
+    mock.applicants.start(started.applicants[0]?.id ?? '');
+    const done = await client.applicantGroups.create(household('done', 1));
+    names.set(done.id, 'done');
+    mock.applicants.complete(done.applicants[0]?.id ?? '');
+    expect((await pass(s, names)).sort()).toEqual([
+      'added done',
+      'added started',
+      'household report done',
+      'individual report done',
+    ]);
+    mock.stats.reset();
+    expect(await pass(s, names)).toEqual([]);
+    // Three groups, two a page: two list requests, each within the window.
+    expect(mock.stats.routes()).toEqual({ [GROUPS]: 2 });
+    expect(mock.stats.log().every((entry) => /created_after=\d+/.test(entry.url))).toBe(true);
+    expect(mock.stats.log().some((entry) => entry.url.includes('created_before'))).toBe(false);
+  });
+
+  it('reads the reports again when an applicant re-opens and completes between two passes', async () => {
+    const { s, names, applicant } = await oneGroup('redo');
+    mock.applicants.complete(applicant);
+    expect((await pass(s, names)).sort()).toEqual([
+      'added redo',
+      'household report redo',
+      'individual report redo',
+    ]);
+    mock.clock.advance(HOUR);
+    mock.applicants.reopen(applicant);
+    mock.clock.advance(HOUR);
+    mock.applicants.complete(applicant);
+    // Completed before and after: only the applicant's update time moved, and two new reports exist.
+    expect((await pass(s, names)).sort()).toEqual(['household report redo', 'individual report redo']);
+  });
+
+  it('reads a group that left the list window with one request narrowed to its creation time', async () => {
+    const s = store();
+    const names = new Map<string, string>();
+    const g = await client.applicantGroups.create(household('far', 1));
+    names.set(g.id, 'far');
+    for (let i = 0; i < 4; i++) {
+      mock.clock.advance(10_000);
+      await client.applicantGroups.create(household(`other${i}`, 1));
+    }
+    await pass(s, new Map());
+    mock.clock.advance(40 * 24 * HOUR);
+    mock.stats.reset();
+    expect(await pass(s, names)).toContain('expired far');
+    const narrowed = mock.stats
+      .log()
+      .filter((entry) => entry.url.includes('created_before'))
+      .map((entry) => entry.url);
+    expect(narrowed.length).toBe(5);
+    expect(mock.stats.count(GROUPS)).toBe(1 + 5);
+  });
+
+  it('refuses a margin that is negative or not a number, before any request', async () => {
+    mock.stats.reset();
+    for (const marginMs of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const pass = client.applicantGroups.sync(store(), { ...options, marginMs });
+      await expect(pass.next()).rejects.toThrow(RangeError);
+    }
+    expect(mock.stats.count()).toBe(0);
+  });
+
   it('records what each group looks like, verifications included', async () => {
     const s = store();
     const g = await client.applicantGroups.create(household('snap', 2));
@@ -307,11 +484,81 @@ describe('applicantGroups.syncEvent: a webhook as a hint', () => {
     ).toEqual(['completed -> in_progress']);
   });
 
+  it('an event for a group the store knows costs one read narrowed to that group', async () => {
+    const s = new MemoryGroupStore();
+    const group = await client.applicantGroups.create(household('known', 1));
+    const verificationId = group.applicants[0]?.verifications?.[0]?.id ?? '';
+    expect((await changes({ code: 'VERIFICATION_STARTED', verification_id: verificationId }, s)).length).toBe(
+      1,
+    );
+    mock.applicants.start(group.applicants[0]?.id ?? '');
+    mock.stats.reset();
+    const news = await changes({ code: 'VERIFICATION_STARTED', verification_id: verificationId }, s);
+    expect(news.map((change) => change.type)).toEqual(['status_changed']);
+    const reads = mock.stats.log().filter((entry) => entry.route === GROUPS);
+    expect(reads).toHaveLength(1);
+    expect(reads[0]?.url).toContain('created_before');
+  });
+
+  it('an event for a group the API no longer has yields nothing', async () => {
+    const s = new MemoryGroupStore();
+    s.put({
+      id: 'grp_deleted',
+      status: 'in_progress',
+      is_expired: false,
+      created_at_timestamp: Math.floor(mock.clock.now() / 1000) - 3600,
+      correlation_id: null,
+      verification_ids: ['ver_of_a_deleted_group'],
+      report_ids: [],
+      progress: '',
+    });
+    expect(
+      await changes({ code: 'VERIFICATION_STARTED', verification_id: 'ver_of_a_deleted_group' }, s),
+    ).toEqual([]);
+    expect(s.get('grp_deleted')?.status).toBe('in_progress');
+  });
+
   it('ignores screening-group events and unknown codes', async () => {
     const s = new MemoryGroupStore();
     await client.applicantGroups.create(household('other', 1));
     expect(await changes({ code: 'SCREENING_GROUP_COMPLETED', screening_group_id: 'x' }, s)).toEqual([]);
     expect(await changes({ code: 'SOMETHING_NEW' }, s)).toEqual([]);
     expect(s.all()).toEqual([]);
+  });
+});
+
+describe('MemoryGroupStore', () => {
+  const snapshot = (id: string, status: string, isExpired: boolean) => ({
+    id,
+    status,
+    is_expired: isExpired,
+    created_at_timestamp: 1_767_225_600,
+    correlation_id: null,
+    verification_ids: [`ver-${id}`],
+    report_ids: [],
+    progress: '',
+  });
+
+  it('keeps copies: what a caller does to a snapshot it read changes nothing stored', () => {
+    const s = new MemoryGroupStore();
+    s.put(snapshot('a', 'in_progress', false));
+    const read = s.get('a');
+    read?.report_ids.push('rep-1');
+    if (read) read.status = 'completed';
+    const listed = s.all()[0];
+    if (listed) listed.status = 'completed';
+    expect(s.get('a')).toEqual(snapshot('a', 'in_progress', false));
+    expect(s.get('unknown')).toBeUndefined();
+    expect(s.groupOfVerification('ver-a')).toBe('a');
+  });
+
+  it('live() leaves out completed and expired groups; all() has every one, oldest first', () => {
+    const s = new MemoryGroupStore();
+    s.put(snapshot('live', 'in_progress', false));
+    s.put(snapshot('done', 'completed', false));
+    s.put(snapshot('lapsed', 'in_progress', true));
+    s.put(snapshot('new', 'not_started', false));
+    expect(s.live().map((group) => group.id)).toEqual(['live', 'new']);
+    expect(s.all().map((group) => group.id)).toEqual(['live', 'done', 'lapsed', 'new']);
   });
 });

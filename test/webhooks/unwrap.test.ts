@@ -91,6 +91,24 @@ describe('unwrapWebhook', () => {
     }
   });
 
+  it('rejects a signed body that is not UTF-8 as invalid_json, though it would read as JSON', () => {
+    const body = Buffer.concat([Buffer.from('{"code":"NO_BANK'), Buffer.from([0xff]), Buffer.from('"}')]);
+    const headers = { [WEBHOOK_SIGNATURE_HEADER]: signWebhook(body, SECRET) };
+    expect(failure(() => unwrapWebhook(body, headers, SECRET)).reason).toBe('invalid_json');
+  });
+
+  it('names the problems of an invalid payload, and its code when it is a known one', () => {
+    const problem = (payload: unknown) => {
+      const { body, headers } = deliver(payload);
+      return failure(() => unwrapWebhook(body, headers, SECRET)).message;
+    };
+    expect(problem([])).toMatch(/^Invalid webhook payload: \(root\): /);
+    expect(problem({ code: 7 })).toMatch(/^Invalid webhook payload: code: /);
+    const known = problem({ code: 'REPORT_READY' });
+    expect(known).toMatch(/^Invalid REPORT_READY webhook payload: applicant_group_id: /);
+    expect(known).toMatch(/expected string, received undefined; report_id: /);
+  });
+
   it('verifies before parsing: an unsigned non-JSON body is a signature error', () => {
     const error = failure(() =>
       unwrapWebhook('not json', { [WEBHOOK_SIGNATURE_HEADER]: '0'.repeat(64) }, SECRET),
@@ -152,7 +170,12 @@ describe('unwrapWebhook', () => {
         {},
         { 'content-type': 'application/json' },
         { 'verification-signature': undefined },
+        { 'verification-signature': null },
       ]) {
+        expect(failure(() => unwrapWebhook(body, headers, SECRET)).reason).toBe('missing_signature');
+      }
+      // No headers at all (a JavaScript caller's null or undefined).
+      for (const headers of [null, undefined]) {
         expect(failure(() => unwrapWebhook(body, headers, SECRET)).reason).toBe('missing_signature');
       }
     });

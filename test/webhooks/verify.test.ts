@@ -95,6 +95,8 @@ describe('verifyWebhook', () => {
       'z'.repeat(64),
       `${SIGNATURE.slice(0, 62)}zz`,
       'sha256=',
+      // sha256= is a prefix only at the start.
+      `${SIGNATURE.slice(0, 32)}sha256=${SIGNATURE.slice(32)}`,
       'sha1=abc',
       'not a signature',
     ]) {
@@ -110,6 +112,13 @@ describe('verifyWebhook', () => {
     }
   });
 
+  it('skips values of a header array that are not strings (a JavaScript caller)', () => {
+    const values: unknown[] = [42, null, SIGNATURE];
+    expect(() => Reflect.apply(verifyWebhook, undefined, [BODY, values, SECRET])).not.toThrow();
+    const error = failure(() => Reflect.apply(verifyWebhook, undefined, [BODY, [42, {}], SECRET]));
+    expect(error.reason).toBe('missing_signature');
+  });
+
   it('reports a missing secret as missing_secret', () => {
     expect(failure(() => verifyWebhook(BODY, SIGNATURE, undefined)).reason).toBe('missing_secret');
     expect(failure(() => verifyWebhook(BODY, SIGNATURE, '')).reason).toBe('missing_secret');
@@ -121,6 +130,15 @@ describe('verifyWebhook', () => {
     const error = failure(() => Reflect.apply(verifyWebhook, undefined, [parsed, SIGNATURE, SECRET]));
     expect(error.reason).toBe('invalid_payload');
     expect(error.message).toMatch(/raw request body/);
+    expect(error.message).toContain('received object');
+    for (const [body, kind] of [
+      [null, 'null'],
+      [[BODY], 'array'],
+      [42, 'number'],
+    ] as const) {
+      const other = failure(() => Reflect.apply(verifyWebhook, undefined, [body, SIGNATURE, SECRET]));
+      expect(other.message).toContain(`received ${kind}:`);
+    }
   });
 
   it('never puts the secret or the expected signature in a message or toJSON', () => {
