@@ -5,12 +5,7 @@
  * never left the process or the server refused it before processing (429; a 401 is handled by the
  * token refresh). Everything else a create suffers is `ambiguous`: the caller's recovery decides.
  */
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  ResponseValidationError,
-} from './errors.js';
+import { APIConnectionError, APIError, ResponseValidationError } from './errors.js';
 
 /** How a request may be repeated. */
 export type RetrySafety = 'read' | 'create';
@@ -18,7 +13,7 @@ export type RetrySafety = 'read' | 'create';
 /** The outcome of one attempt, as far as the retry policy cares. */
 export type AttemptFailure =
   | { kind: 'status'; status: number; headers: Record<string, string> }
-  | { kind: 'connection'; requestNotSent: boolean; timedOut: boolean };
+  | { kind: 'connection'; requestNotSent: boolean };
 
 /** What to do after a failed attempt. */
 export type RetryVerdict =
@@ -127,15 +122,11 @@ export function rateLimitPauseMs(headers: Record<string, string>, now: number): 
 export function failureOf(error: unknown): AttemptFailure | undefined {
   if (error instanceof APIError) return { kind: 'status', status: error.status, headers: error.headers };
   if (error instanceof APIConnectionError) {
-    return {
-      kind: 'connection',
-      requestNotSent: error.requestNotSent,
-      timedOut: error instanceof APIConnectionTimeoutError,
-    };
+    return { kind: 'connection', requestNotSent: error.requestNotSent };
   }
   // A success status whose body is not JSON: the server acted, but the answer was lost in transit.
   if (error instanceof ResponseValidationError && error.issues[0]?.code === 'invalid_json') {
-    return { kind: 'connection', requestNotSent: false, timedOut: false };
+    return { kind: 'connection', requestNotSent: false };
   }
   return undefined;
 }

@@ -27,17 +27,14 @@ const status = (code: number, headers: Record<string, string> = {}): AttemptFail
   status: code,
   headers,
 });
-const connection = (requestNotSent: boolean, timedOut = false): AttemptFailure => ({
-  kind: 'connection',
-  requestNotSent,
-  timedOut,
-});
+/** A connection failure; a timeout after the request was written is one with `requestNotSent: false`. */
+const connection = (requestNotSent: boolean): AttemptFailure => ({ kind: 'connection', requestNotSent });
 
 const verdicts: Array<[string, AttemptFailure, RetrySafety, RetryVerdict]> = [
   ['connect refused / DNS / token failure / queue timeout, read', connection(true), 'read', 'retry'],
   ['connect refused / DNS / token failure / queue timeout, create', connection(true), 'create', 'retry'],
-  ['timeout after the request was written, read', connection(false, true), 'read', 'retry'],
-  ['timeout after the request was written, create', connection(false, true), 'create', 'ambiguous'],
+  ['timeout after the request was written, read', connection(false), 'read', 'retry'],
+  ['timeout after the request was written, create', connection(false), 'create', 'ambiguous'],
   ['reset after writing (or unreadable body), create', connection(false), 'create', 'ambiguous'],
   ['429, create: refused before processing', status(429), 'create', 'retry'],
   ['429 with Retry-After, create', status(429, { 'retry-after': '1' }), 'create', 'retry'],
@@ -73,7 +70,7 @@ describe('retry verdicts', () => {
   it.each<[AttemptFailure, boolean]>([
     [connection(true), false],
     [connection(false), true],
-    [connection(false, true), true],
+    [connection(false), true],
     [status(429), true],
     [status(500), true],
   ])('may %o have reached the server? %s', (failure, reached) => {
@@ -160,21 +157,22 @@ describe('what a failed call was', () => {
     });
   });
 
-  it('a connection error says whether the request left the process and whether it timed out', () => {
+  it('a connection error says whether the request left the process (a timeout is judged the same way)', () => {
     expect(failureOf(new APIConnectionError('reset', { requestNotSent: false }))).toEqual({
       kind: 'connection',
       requestNotSent: false,
-      timedOut: false,
     });
     expect(failureOf(new APIConnectionError('refused', { requestNotSent: true }))).toEqual({
       kind: 'connection',
       requestNotSent: true,
-      timedOut: false,
     });
     expect(failureOf(new APIConnectionTimeoutError('late', { requestNotSent: false }))).toEqual({
       kind: 'connection',
       requestNotSent: false,
-      timedOut: true,
+    });
+    expect(failureOf(new APIConnectionTimeoutError('queued', { requestNotSent: true }))).toEqual({
+      kind: 'connection',
+      requestNotSent: true,
     });
   });
 
@@ -184,7 +182,7 @@ describe('what a failed call was', () => {
       '<html>',
     );
     const failure = failureOf(lost);
-    expect(failure).toEqual({ kind: 'connection', requestNotSent: false, timedOut: false });
+    expect(failure).toEqual({ kind: 'connection', requestNotSent: false });
     expect(failure && retryVerdict(failure, 'create')).toBe('ambiguous');
   });
 
