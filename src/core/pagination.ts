@@ -73,6 +73,7 @@ export class Page<T> {
 
   /** Whether another page may hold more items. */
   hasNextPage(): boolean {
+    // Stryker disable next-line ConditionalExpression: equivalent, an empty page adds no new items either (recordIds)
     if (this.items.length === 0 || !this.#addsNewItems) return false;
     const seen = this.#itemsBefore + this.items.length;
     if (this.totalCount !== undefined) return seen < this.totalCount;
@@ -95,6 +96,7 @@ export class Page<T> {
   /** Whether `item` shows up here for the first time in the walk (items without an id always do). */
   #isFirstSighting(item: T): boolean {
     const id = this.#itemId(item);
+    // Stryker disable next-line ConditionalExpression: equivalent, no id is ever recorded under undefined, so the right side is true for it too
     return id === undefined || (this.#walk.firstSeen.get(id) ?? this.page) >= this.page;
   }
 

@@ -58,6 +58,7 @@ export function retryVerdict(failure: AttemptFailure, safety: RetrySafety): Retr
 
 /** Whether the attempt may have reached the server's processing (so a resend could duplicate). */
 export function mayHaveReachedServer(failure: AttemptFailure): boolean {
+  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, a status failure has no requestNotSent (!undefined is true)
   return failure.kind === 'status' || !failure.requestNotSent;
 }
 

@@ -24,8 +24,21 @@ const itemsList = defineOperation({
   doc: 'A page of items.',
 });
 
+/** A list of anything: items without an id (plain values, null) as a server might send. */
+const valuesList = defineOperation({
+  name: 'values.list',
+  method: 'GET',
+  path: '/values',
+  query: params,
+  response: z.object({ items: z.array(z.unknown()) }),
+  doc: 'A page of values.',
+});
+
 /** A core whose transport answers `page(n)` for `?page=n`, counting requests. */
-function pagedCore(page: (n: number) => { items: Array<{ id: string }>; total_count?: number }) {
+function pagedCore(
+  page: (n: number) => { items: Array<{ id: string }> | unknown[]; total_count?: number },
+  listParams: Record<string, unknown> = {},
+) {
   const requested: number[] = [];
   const transport: Transport = async (request) => {
     const n = Number(new URL(request.path, 'http://x').searchParams.get('page'));
@@ -40,11 +53,18 @@ function pagedCore(page: (n: number) => { items: Array<{ id: string }>; total_co
   const list = () =>
     listPages(core, {
       operation: itemsList,
-      params: {},
+      params: listParams,
       items: (body) => body.items,
       totalCount: (body) => body.total_count,
     });
-  return { list, requested };
+  const values = () =>
+    listPages(core, {
+      operation: valuesList,
+      params: listParams,
+      items: (body) => body.items,
+      totalCount: () => undefined,
+    });
+  return { list, values, requested };
 }
 
 const ids = (...names: string[]) => names.map((id) => ({ id }));
@@ -93,5 +113,47 @@ describe('pagination ends', () => {
     expect((error as Error).message).toContain(`${MAX_PAGES} pages`);
     expect(seen).toBe(MAX_PAGES);
     expect(requested).toHaveLength(MAX_PAGES);
+  });
+});
+
+describe('walking pages', () => {
+  it('starts at the page the caller asks for', async () => {
+    const pages: Record<number, string[]> = { 3: ['e', 'f'], 4: ['g'] };
+    const { list, requested } = pagedCore((n) => ({ items: ids(...(pages[n] ?? [])) }), { page: 3 });
+    expect((await list().toArray()).map((item) => item.id)).toEqual(['e', 'f', 'g']);
+    expect(requested).toEqual([3, 4]);
+  });
+
+  it('toArray stops at its limit, fetching no page beyond the one that reaches it', async () => {
+    const { list, requested } = pagedCore((n) => ({ items: ids(`a${n}`, `b${n}`), total_count: 10 }));
+    expect((await list().toArray({ limit: 3 })).map((item) => item.id)).toEqual(['a1', 'b1', 'a2']);
+    expect(requested).toEqual([1, 2]);
+    expect(await list().toArray({ limit: 2 })).toHaveLength(2);
+    expect(await list().toArray({ limit: 10 })).toHaveLength(10);
+  });
+
+  it('toArray with a limit of 0 or less is empty', async () => {
+    const { list } = pagedCore((n) => ({ items: ids(`a${n}`), total_count: 5 }));
+    expect(await list().toArray({ limit: 0 })).toEqual([]);
+    expect(await list().toArray({ limit: -1 })).toEqual([]);
+  });
+
+  it('items without an id (plain values, null) are each yielded, until a shorter page', async () => {
+    const pages: Record<number, unknown[]> = { 1: [null, 'a', 7], 2: ['a', null, 7], 3: [false] };
+    const { values, requested } = pagedCore((n) => ({ items: pages[n] ?? [] }));
+    expect(await values().toArray()).toEqual([null, 'a', 7, 'a', null, 7, false]);
+    expect(requested).toEqual([1, 2, 3]);
+  });
+
+  it('the next page fetched twice from the same page is the same page both times', async () => {
+    const { list } = pagedCore((n) => ({ items: ids(`a${n}`, `b${n}`), total_count: 6 }));
+    const first = await list();
+    const once = await first.getNextPage();
+    const again = await first.getNextPage();
+    expect(again.items).toEqual(once.items);
+    expect(again.hasNextPage()).toBe(true);
+    const rest: string[] = [];
+    for await (const item of again.iterate()) rest.push(item.id);
+    expect(rest).toEqual(['a2', 'b2', 'a3', 'b3']);
   });
 });

@@ -20,7 +20,32 @@ const OLD_JWT = /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 const HAS_OLD_JWT = new RegExp(OLD_JWT.source);
 const oldEmailMask = (text: string) => text.replace(OLD_EMAIL, '$1***$2$3');
 
-const pieces = ['a', 'Z', '9', '.', '-', '_', '+', '%', '40', '@', '%40', ' ', 'x.com', 'eyJ', '/'];
+// Each end of every character range the scanners accept (a-z, A-Z, 0-9), and the characters just
+// outside them (` { @ [ / :), so a scanner off by one at any boundary masks differently.
+const pieces = [
+  'a',
+  'z',
+  'A',
+  'Z',
+  '0',
+  '9',
+  '`',
+  '{',
+  '[',
+  ':',
+  '.',
+  '-',
+  '_',
+  '+',
+  '%',
+  '40',
+  '@',
+  '%40',
+  ' ',
+  'x.com',
+  'eyJ',
+  '/',
+];
 const text = fc.array(fc.constantFrom(...pieces), { maxLength: 14 }).map((parts) => parts.join(''));
 
 describe('linear-time masking', () => {

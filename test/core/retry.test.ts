@@ -1,11 +1,19 @@
 /** The retry policy as tables: verdicts per failure and safety, waits per header, deadlines. */
 import { describe, expect, it } from 'vitest';
 import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  ResponseValidationError,
+} from '../../src/core/errors.js';
+import {
   type AttemptFailure,
   BACKOFF,
   backoffMs,
   defaultDeadlineMs,
   exponentialBackoffMs,
+  failureOf,
   mayHaveReachedServer,
   type RetrySafety,
   type RetryVerdict,
@@ -83,6 +91,14 @@ describe('waits', () => {
     ['Retry-After date in the past', { 'retry-after': 'Wed, 31 Dec 2025 00:00:00 GMT' }, 0],
     ['Retry-After garbage', { 'retry-after': 'soon' }, undefined],
     ['Retry-After negative', { 'retry-after': '-5' }, undefined],
+    ['Retry-After empty (not 0 s)', { 'retry-after': '' }, undefined],
+    ['Retry-After blank (not 0 s)', { 'retry-after': '  ' }, undefined],
+    ['retry-after-ms 0', { 'retry-after-ms': '0' }, 0],
+    ['retry-after-ms negative, then nothing', { 'retry-after-ms': '-5' }, undefined],
+    ['retry-after-ms Infinity, then nothing', { 'retry-after-ms': 'Infinity' }, undefined],
+    ['retry-after-ms blank (not 0 ms), then nothing', { 'retry-after-ms': '  ' }, undefined],
+    ['retry-after-ms empty, then Retry-After', { 'retry-after-ms': '', 'retry-after': '2' }, 2000],
+    ['retry-after-ms garbage, then Retry-After', { 'retry-after-ms': 'soon', 'retry-after': '2' }, 2000],
     ['no header', {}, undefined],
   ])('reads %s', (_name, headers, expected) => {
     expect(retryAfterMs(headers, now)).toBe(expected);
@@ -129,5 +145,57 @@ describe('waits', () => {
     [60_000, Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY],
   ])('the default deadline of timeout %i with %i retries is %i ms', (timeout, retries, expected) => {
     expect(defaultDeadlineMs(timeout, retries)).toBe(expected);
+  });
+});
+
+describe('what a failed call was', () => {
+  const apiError = (code: number, headers: Record<string, string> = {}) =>
+    APIError.from({ status: code, headers, body: {}, method: 'POST', path: '/api/v1/applicant_groups' });
+
+  it('a status error is its status and headers', () => {
+    expect(failureOf(apiError(503, { 'retry-after': '2' }))).toEqual({
+      kind: 'status',
+      status: 503,
+      headers: { 'retry-after': '2' },
+    });
+  });
+
+  it('a connection error says whether the request left the process and whether it timed out', () => {
+    expect(failureOf(new APIConnectionError('reset', { requestNotSent: false }))).toEqual({
+      kind: 'connection',
+      requestNotSent: false,
+      timedOut: false,
+    });
+    expect(failureOf(new APIConnectionError('refused', { requestNotSent: true }))).toEqual({
+      kind: 'connection',
+      requestNotSent: true,
+      timedOut: false,
+    });
+    expect(failureOf(new APIConnectionTimeoutError('late', { requestNotSent: false }))).toEqual({
+      kind: 'connection',
+      requestNotSent: false,
+      timedOut: true,
+    });
+  });
+
+  it('a success whose body is not JSON is an answer lost in transit: the server may have acted', () => {
+    const lost = new ResponseValidationError(
+      [{ path: '', message: 'Response body is not valid JSON', code: 'invalid_json' }],
+      '<html>',
+    );
+    const failure = failureOf(lost);
+    expect(failure).toEqual({ kind: 'connection', requestNotSent: false, timedOut: false });
+    expect(failure && retryVerdict(failure, 'create')).toBe('ambiguous');
+  });
+
+  it('no retry fixes a body of the wrong shape, an abort, or an error of the caller', () => {
+    const wrongShape = new ResponseValidationError(
+      [{ path: 'id', message: 'Expected string', code: 'invalid_type' }],
+      {},
+    );
+    expect(failureOf(wrongShape)).toBeUndefined();
+    expect(failureOf(new ResponseValidationError([], {}))).toBeUndefined();
+    expect(failureOf(new APIUserAbortError())).toBeUndefined();
+    expect(failureOf(new TypeError('bad input'))).toBeUndefined();
   });
 });

@@ -60,9 +60,21 @@ describe('affordability', () => {
     expect(result.passed).toBe(true);
     expect(result.reasons).toEqual([]);
     // $5,200.40 and $2,650.00; together they make the household's $7,850.40.
-    expect(result.applicants.map((a) => [a.name, a.monthlyIncomeCents])).toEqual([
-      ['Ada Lovelace', 520040],
-      ['Charles Babbage', 265000],
+    expect(result.applicants).toEqual([
+      {
+        verificationId: 'a1111111-1111-4111-8111-111111111111',
+        name: 'Ada Lovelace',
+        email: 'ada@example.com',
+        reasonCompleted: 'finished',
+        monthlyIncomeCents: 520040,
+      },
+      {
+        verificationId: 'b2222222-2222-4222-8222-222222222222',
+        name: 'Charles Babbage',
+        email: 'charles@example.com',
+        reasonCompleted: 'finished',
+        monthlyIncomeCents: 265000,
+      },
     ]);
     // A rent of $3,000: 785040 / 300000 = 2.6168, under 3.
     expect(affordability(readmeReport, { rentCents: 300000 }).reasons).toEqual([
@@ -216,6 +228,12 @@ describe('affordability', () => {
     });
     expect(partial.householdMonthlyIncomeCents).toBeNull();
     expect(codes(partial.reasons)).toEqual(['income_unknown']);
+    // Unknown recurring income with known non-recurring income is unknown too, not the non-recurring part.
+    const noRecurring = affordability(report({ ...data, recurring: { three_month_avg_monthly: null } }), {
+      income: 'all',
+    });
+    expect(noRecurring.householdMonthlyIncomeCents).toBeNull();
+    expect(noRecurring.passed).toBe(false);
   });
 
   it('reads report money as cents when told', () => {
@@ -257,6 +275,70 @@ describe('affordability', () => {
     expect(codes(result.reasons)).toEqual(['rent_unknown']);
   });
 
+  it('a report rent of 0 is no rent: the household does not pass on it', () => {
+    const result = affordability(
+      report({ recurring: { three_month_avg_monthly: 4000 }, property_monthly_rent_cents: 0 }),
+    );
+    expect(result.rentCents).toBeNull();
+    expect(result.ratio).toBeNull();
+    expect(result.sources.rent).toBe('default');
+    expect(result.passed).toBe(false);
+    expect(codes(result.reasons)).toEqual(['rent_unknown']);
+  });
+
+  it("a report's threshold of 0 is no threshold: the default 2.5 applies, and 2x the rent does not pass", () => {
+    const result = affordability(
+      report({
+        recurring: { three_month_avg_monthly: 4000 },
+        criteria_rule_results: [{ multiplier_threshold: 0, criteria_used: 'three_month_avg_monthly' }],
+        property_monthly_rent_cents: 200000,
+      }),
+    );
+    expect(result.threshold).toBe(2.5);
+    expect(result.sources).toEqual({ rent: 'report', threshold: 'default', window: 'report' });
+    expect(result.passed).toBe(false);
+    expect(codes(result.reasons)).toEqual(['below_threshold']);
+  });
+
+  it('a first criteria rule without a multiplier is not the rent rule: the next one sets the threshold', () => {
+    // 560000 / 200000 = 2.8: enough for the default 2.5, not for the report's 3.
+    const result = affordability(
+      report({
+        recurring: { three_month_avg_monthly: 5600, six_month_avg_monthly: 1000 },
+        criteria_rule_results: [
+          { result: 'passed', criteria_used: 'identity_match', criteria_from_rule: 'identity' },
+          { result: 'failed', multiplier_threshold: 3, criteria_from_rule: 'income' },
+        ],
+        property_monthly_rent_cents: 200000,
+      }),
+    );
+    expect(result.threshold).toBe(3);
+    expect(result.sources.threshold).toBe('report');
+    expect(result.window).toBe('three_month_avg_monthly');
+    expect(result.passed).toBe(false);
+    expect(codes(result.reasons)).toEqual(['below_threshold']);
+  });
+
+  it('a figure that is not a finite number (hand-built data) is unknown, never a figure', () => {
+    const result = affordability(
+      report({ recurring: { three_month_avg_monthly: Number.NaN }, property_monthly_rent_cents: 100000 }),
+    );
+    expect(result.householdMonthlyIncomeCents).toBeNull();
+    expect(codes(result.reasons)).toEqual(['income_unknown']);
+  });
+
+  it('without a rent there is no ratio, so no below_threshold reason, whatever the income', () => {
+    const result = affordability(
+      report({
+        reports: [{ recurring: { three_month_avg_monthly: -50 } }, { recurring: null }],
+        recurring: { three_month_avg_monthly: -50 },
+      }),
+    );
+    expect(result.householdMonthlyIncomeCents).toBe(-5000);
+    expect(result.passed).toBe(false);
+    expect(codes(result.reasons)).toEqual(['rent_unknown']);
+  });
+
   it('refuses a report that is not an income report', () => {
     const identity: OtherReportDetail = {
       report_id: '2d376488-fc60-4193-bac2-1023764b7842',
@@ -274,6 +356,7 @@ describe('affordability', () => {
     [{ rentCents: 0 }, /rentCents/],
     [{ rentCents: 12.5 }, /rentCents/],
     [{ threshold: -1 }, /threshold/],
+    [{ threshold: 0 }, /threshold/],
     [{ window: 'three_months' }, /window/],
   ])('rejects the bad option %o', (options, message) => {
     // As plain JavaScript could pass them: the types would refuse the unknown window.

@@ -41,6 +41,7 @@ function household(tag: string, people: number, rent = 2400): ApplicantGroupCrea
 }
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 describe('applicantGroups.householdReport', () => {
   it('is undefined until every applicant completed, then the newest household report', async () => {
@@ -245,6 +246,105 @@ describe('applicantGroups.sync with webhooks dropped', () => {
     // The status change was recorded; the report that crashed comes again, then the household one.
     expect(await pass(s, names)).toEqual(['individual report crash', 'household report crash']);
     expect(await pass(s, names)).toEqual([]);
+  });
+
+  it('a pass reads the groups of the last 16 days (the 14-day expiry and a 2-day margin), not the whole history', async () => {
+    const names = new Map<string, string>();
+    const old = await client.applicantGroups.create(household('old', 1));
+    names.set(old.id, 'old');
+    mock.applicants.complete(old.applicants[0]?.id ?? '');
+    mock.clock.advance(2 * DAY);
+    const recent = await client.applicantGroups.create(household('recent', 1));
+    names.set(recent.id, 'recent');
+    mock.clock.advance(15 * DAY);
+    // A new store: 'old' (17 days) is out of the window, 'recent' (15 days) inside it.
+    expect(await pass(store(), names)).toEqual(['added recent']);
+    // Without the margin the window is the 14 days alone.
+    const seen: string[] = [];
+    for await (const change of client.applicantGroups.sync(store(), { ...options, marginMs: 0 }))
+      seen.push(describeChange(change, names));
+    expect(seen).toEqual([]);
+  });
+
+  it('a group the store saw live that the API no longer finds is skipped, and the pass goes on', async () => {
+    const s = store();
+    const names = new Map<string, string>();
+    const kept = await client.applicantGroups.create(household('kept', 1));
+    names.set(kept.id, 'kept');
+    s.put({
+      id: 'grp_not_on_this_account',
+      status: 'in_progress',
+      is_expired: false,
+      created_at_timestamp: Math.floor(mock.clock.now() / 1000) - 20 * 24 * 3600,
+      correlation_id: null,
+      verification_ids: [],
+      report_ids: [],
+      progress: '',
+    });
+    expect(await pass(s, names)).toEqual(['added kept']);
+    expect(s.get('grp_not_on_this_account')?.status).toBe('in_progress');
+  });
+
+  it('a group that starts and expires between two passes reports the status change and the expiry, once each', async () => {
+    const s = store();
+    const names = new Map<string, string>();
+    const g = await client.applicantGroups.create(household('late', 1));
+    names.set(g.id, 'late');
+    expect(await pass(s, names)).toEqual(['added late']);
+    mock.applicants.start(g.applicants[0]?.id ?? '');
+    mock.clock.advance(REQUEST_EXPIRY_MS + 1);
+    expect(await pass(s, names)).toEqual(['late not_started -> in_progress', 'expired late']);
+    expect(s.get(g.id)).toMatchObject({ status: 'in_progress', is_expired: true });
+    expect(await pass(s, names)).toEqual([]);
+  });
+
+  it('an expired group that completes late reports the status change, never a second expiry', async () => {
+    const s = store();
+    const names = new Map<string, string>();
+    const g = await client.applicantGroups.create(household('slow', 1));
+    names.set(g.id, 'slow');
+    mock.applicants.start(g.applicants[0]?.id ?? '');
+    await pass(s, names);
+    mock.clock.advance(REQUEST_EXPIRY_MS + 1);
+    expect(await pass(s, names)).toEqual(['expired slow']);
+    // Completed after the deadline: the API keeps it expired (docs/wire-contract.md §8).
+    mock.applicants.complete(g.applicants[0]?.id ?? '');
+    expect((await pass(s, names)).sort()).toEqual([
+      'household report slow',
+      'individual report slow',
+      'slow in_progress -> completed',
+    ]);
+    expect(s.get(g.id)).toMatchObject({ status: 'completed', is_expired: true });
+    expect(await pass(s, names)).toEqual([]);
+  });
+
+  it('an expired group re-opened under the same status is reported live again, and its new expiry too', async () => {
+    const s = store();
+    const names = new Map<string, string>();
+    const g = await client.applicantGroups.create(household('again', 1));
+    names.set(g.id, 'again');
+    const applicant = g.applicants[0]?.id ?? '';
+    mock.applicants.start(applicant);
+    await pass(s, names);
+    mock.clock.advance(REQUEST_EXPIRY_MS + 1);
+    expect(await pass(s, names)).toEqual(['expired again']);
+    // Completed late and re-opened before the next pass: in progress as before, live again.
+    mock.applicants.complete(applicant);
+    mock.applicants.reopen(applicant);
+    const changes: GroupChange[] = [];
+    for await (const change of client.applicantGroups.sync(s, options)) changes.push(change);
+    const reopened = changes.filter((change) => change.type === 'status_changed');
+    expect(reopened).toHaveLength(1);
+    expect(reopened[0]).toMatchObject({
+      group: { id: g.id, status: 'in_progress', is_expired: false },
+      previous: { status: 'in_progress', is_expired: true },
+    });
+    expect(changes.some((change) => change.type === 'expired')).toBe(false);
+    expect(s.get(g.id)).toMatchObject({ status: 'in_progress', is_expired: false });
+    expect(s.live().map((snapshot) => snapshot.id)).toEqual([g.id]);
+    expect(await pass(s, names)).toEqual([]);
+    mock.clock.advance(REQUEST_EXPIRY_MS + 1);
+    expect(await pass(s, names)).toEqual(['expired again']);
   });
 
   it('records what each group looks like, verifications included', async () => {

@@ -43,3 +43,8 @@ export async function caught(promise: PromiseLike<unknown>): Promise<unknown> {
     return error;
   }
 }
+
+/** Removes and returns what was exposed since the last call (the mutation run's per-test scan). */
+export function takeExposure(): string[] {
+  return collected.splice(0);
+}

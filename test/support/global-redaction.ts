@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
-import { SECRETS_THAT_MUST_NOT_LEAK } from './secrets.js';
+import { leaksIn } from './leaks.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,13 +16,6 @@ declare module 'vitest' {
 
 // One folder per run, so concurrent runs in one checkout do not scan or wipe each other's files.
 const dir = fileURLToPath(new URL(`../../.tmp/exposure/${process.pid}-${Date.now()}/`, import.meta.url));
-
-// An email with a readable local part (masked ones read `j***@`), a JWT, an E.164 number.
-const LEAKS: Array<[string, RegExp]> = [
-  ['email', /[A-Za-z0-9._%+-]{2,}(?<!\*\*\*)@[A-Za-z0-9-]+\.[A-Za-z0-9.-]*[A-Za-z]/],
-  ['jwt', /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}/],
-  ['phone', /\+\d{8,15}\b/],
-];
 
 export function setup(project: TestProject): void {
   mkdirSync(dir, { recursive: true });
@@ -36,12 +29,7 @@ export function teardown(): void {
   for (const file of readdirSync(dir)) {
     for (const line of readFileSync(`${dir}${file}`, 'utf8').split('\n')) {
       lines++;
-      for (const secret of SECRETS_THAT_MUST_NOT_LEAK) {
-        if (line.includes(secret)) problems.push(`${file}: a secret: ${line.slice(0, 200)}`);
-      }
-      for (const [kind, pattern] of LEAKS) {
-        if (pattern.test(line)) problems.push(`${file}: ${kind}: ${line.slice(0, 200)}`);
-      }
+      for (const leak of leaksIn(line)) problems.push(`${file}: ${leak}`);
     }
   }
   if (problems.length > 0) {
