@@ -30,6 +30,7 @@ function describe(error: unknown): string {
 /** What a create's failure says about the server: refused (nothing exists), or unknown. */
 export function outcomeOfFailure(error: unknown): CreateOutcome['state'] {
   if (error instanceof RequestValidationError) return 'refused';
+  // Stryker disable next-line ConditionalExpression: a RateLimitError is always a 429, which the 4xx rule below refuses too
   if (error instanceof RateLimitError) return 'refused';
   if (error instanceof APIError && error.status >= 400 && error.status < 500) return 'refused';
   if (error instanceof APIConnectionError && error.requestNotSent) return 'refused';
@@ -61,16 +62,16 @@ function leaseKeyOf(pass: GatePass): string {
 
 /**
  * A create's pass through the gate, for a create that has nothing to look up first: takes the
- * lease (waiting for a concurrent create of the same id), sends, records, releases. Without a
- * correlation id there is no key to coordinate on, and `send` runs as it is.
+ * lease (waiting for a concurrent create of the same id), sends, records, releases. Only a create
+ * with a correlation id comes here: without one there is no key to coordinate on, and the
+ * resource sends it as it is.
  */
 export function gatedCreate<T>(
   core: HttpCore,
-  pass: Omit<GatePass, 'policy'> | undefined,
+  pass: Omit<GatePass, 'policy'>,
   send: () => Promise<T>,
   idOf: (created: T) => string,
 ): Promise<T> {
-  if (pass === undefined) return send();
   return passGate(core, { ...pass, policy: core.coordinationFailure }, (held) => held.send(send, idOf));
 }
 
