@@ -19,7 +19,13 @@ import { createTestClock } from '../../src/testing/index.js';
 import { loadFixture } from '../fixtures/load.js';
 import { backoffBefore, CLOCK_RESOLUTION_SLACK_MS, recordingClock } from '../support/clock.js';
 import { caught } from '../support/exposure.js';
-import { capturingLogger, type Route, serverWithClient, type TestServer } from '../support/http-server.js';
+import {
+  capturingLogger,
+  type Reply,
+  type Route,
+  serverWithClient,
+  type TestServer,
+} from '../support/http-server.js';
 
 const GROUPS = '/api/v1/applicant_groups';
 // The group a create of `body()` makes: the same household, created whenever it is listed (a
@@ -260,7 +266,7 @@ async function unresolvedOf(pending: Promise<unknown>): Promise<GroupMayHaveBeen
   return error as GroupMayHaveBeenCreatedError;
 }
 
-describe('create recovery: lookups that fail, are aborted, or meet a deadline', () => {
+describe('create recovery: lookups that fail, and what the error then says', () => {
   it('an ambiguous failure without a correlation_id: the error names the call and its one attempt, and keeps the failure as its cause', async () => {
     const { server, client } = await onFrozenClock({
       [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
@@ -337,42 +343,66 @@ describe('create recovery: lookups that fail, are aborted, or meet a deadline', 
       ['GET', 'intake-form'],
     ]);
   });
+});
 
-  it("the caller's abort during a recovery lookup ends the create with APIUserAbortError, though the lookup's answer would have found the group", async () => {
-    const controller = new AbortController();
-    const { server, client } = await onFrozenClock({
-      [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
-      // The caller gives up while the lookup is on the server; the answer it would get finds the group.
-      [`GET ${GROUPS}`]: () => {
-        controller.abort(new Error('the user left the page'));
-        return { status: 200, body: listOf(stored) };
-      },
-    });
-    const error = await caught(
-      client.applicantGroups.create(body(String(stored.correlation_id)), { signal: controller.signal }),
-    );
-    expect(error).toBeInstanceOf(APIUserAbortError);
-    expect((error as Error).message).toContain('the user left the page');
-    expect(sequence(server)).toEqual(['POST', 'GET']);
-  });
+describe("create recovery: the caller's signal and deadline reach every lookup", () => {
+  const refusals = {
+    'a recovery lookup (after a 503)': { status: 503, body: { error: 'unavailable' } },
+    'the lookup before a resend (after a 429)': { status: 429, headers: { 'retry-after': '0' }, body: {} },
+  } satisfies Record<string, Reply>;
 
-  it("a recovery lookup is cut to the caller's deadline, and none starts once it has passed", async () => {
+  it.each(Object.entries(refusals))(
+    "the caller's abort during %s: APIUserAbortError, though the lookup's answer would have found the group",
+    async (_name, failure) => {
+      const controller = new AbortController();
+      const { server, client } = await onFrozenClock({
+        [`POST ${GROUPS}`]: () => failure,
+        // The caller gives up while the lookup is on the server; the answer it would get finds the group.
+        [`GET ${GROUPS}`]: () => {
+          controller.abort(new Error('the user left the page'));
+          return { status: 200, body: listOf(stored) };
+        },
+      });
+      const error = await caught(
+        client.applicantGroups.create(body(String(stored.correlation_id)), { signal: controller.signal }),
+      );
+      expect(error).toBeInstanceOf(APIUserAbortError);
+      expect((error as Error).message).toContain('the user left the page');
+      expect(sequence(server)).toEqual(['POST', 'GET']);
+    },
+  );
+
+  it.each([
+    [
+      'a recovery lookup',
+      refusals['a recovery lookup (after a 503)'],
+      // One lookup, given the 30 ms left rather than the 5 s timeout; at the deadline no other starts.
+      /\(1 lookup; the last lookup failed: GET \S+ on \S+ timed out after 30 ms/,
+      ['POST', 'GET'],
+    ],
+    [
+      'the lookup before a resend',
+      refusals['the lookup before a resend (after a 429)'],
+      /the lookup before resending failed \(GET \S+ on \S+ timed out after 30 ms/,
+      // The 429 paused the client for longer than the 30 ms left: the lookup ran out of time queued.
+      ['POST'],
+    ],
+  ])("%s is cut to the caller's deadline", async (_name, failure, said, seen) => {
     const deadline = 10_000;
     const { clock, server, client } = await onFrozenClock(
       {
-        // The create spends all but 30 ms of the deadline before failing ambiguously.
+        // The create spends all but 30 ms of the deadline before it fails.
         [`POST ${GROUPS}`]: () => {
           clock.advance(deadline - 30);
-          return { status: 503, body: { error: 'unavailable' } };
+          return failure;
         },
         [`GET ${GROUPS}`]: never,
       },
       { timeout: 5_000 },
     );
     const error = await unresolvedOf(client.applicantGroups.create(body('lease-late'), { deadline }));
-    // One lookup, given the 30 ms left rather than the 5 s timeout; at the deadline no other starts.
-    expect(error.message).toMatch(/\(1 lookup; the last lookup failed: GET \S+ on \S+ timed out after 30 ms/);
-    expect(sequence(server)).toEqual(['POST', 'GET']);
+    expect(error.message).toMatch(said);
+    expect(sequence(server)).toEqual(seen);
   });
 });
 
@@ -400,42 +430,6 @@ describe('create recovery: the lookup before a resend', () => {
     expect(error.message).toMatch(
       /: list is down \(127\.0\.0\.1:\d+, attempt 1 of 1, \d+ ms elapsed\)\)\. Later/,
     );
-  });
-
-  it("the caller's abort during the lookup before a resend: APIUserAbortError, not a create that may have happened", async () => {
-    const controller = new AbortController();
-    const { server, client } = await onFrozenClock({
-      [`POST ${GROUPS}`]: () => ({ status: 429, headers: { 'retry-after': '0' }, body: {} }),
-      [`GET ${GROUPS}`]: () => {
-        controller.abort(new Error('the user left the page'));
-        return { status: 200, body: listOf(stored) };
-      },
-    });
-    const error = await caught(
-      client.applicantGroups.create(body(String(stored.correlation_id)), { signal: controller.signal }),
-    );
-    expect(error).toBeInstanceOf(APIUserAbortError);
-    expect(sequence(server)).toEqual(['POST', 'GET']);
-  });
-
-  it("the lookup before a resend is cut to the caller's deadline", async () => {
-    const deadline = 10_000;
-    const { clock, server, client } = await onFrozenClock(
-      {
-        [`POST ${GROUPS}`]: () => {
-          clock.advance(deadline - 30);
-          return { status: 429, headers: { 'retry-after': '0' }, body: {} };
-        },
-        [`GET ${GROUPS}`]: never,
-      },
-      { timeout: 5_000 },
-    );
-    const error = await unresolvedOf(client.applicantGroups.create(body('lease-429-late'), { deadline }));
-    expect(error.message).toMatch(
-      /the lookup before resending failed \(GET \S+ on \S+ timed out after 30 ms/,
-    );
-    // The 429 paused the client for longer than the 30 ms left: the lookup ran out of time queued.
-    expect(sequence(server)).toEqual(['POST']);
   });
 
   it('a 429 whose lookup finds nothing: resent once, without claiming the group exists', async () => {

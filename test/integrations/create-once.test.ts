@@ -95,20 +95,6 @@ describe('createOnce', () => {
     }
   });
 
-  it('a concurrent call with a different body: CorrelationConflictError, only the first is sent', async () => {
-    const body = groupCreateBody('ana@example.com', 'PROP-7-UNIT-2');
-    const [first, second] = await Promise.allSettled([
-      client.applicantGroups.createOnce(body),
-      client.applicantGroups.createOnce({ ...body, monthly_rent: 2100 }),
-    ]);
-    expect(first.status).toBe('fulfilled');
-    expect(second.status === 'rejected' && second.reason).toBeInstanceOf(CorrelationConflictError);
-    expect((second as PromiseRejectedResult).reason.differences).toEqual([
-      { kind: 'monthly_rent', groupCents: 195_000, intendedCents: 210_000 },
-    ]);
-    expect(mock.stats.count(CREATE)).toBe(1);
-  });
-
   it('without a correlation_id: RequestValidationError naming it, before any request', async () => {
     const { correlation_id: _, ...body } = groupCreateBody('ana@example.com', 'x');
     const error = await caught(client.applicantGroups.createOnce(body));
@@ -142,22 +128,32 @@ describe('createOnce', () => {
     expect(mock.stats.count()).toBe(0);
   });
 
-  it('a concurrent call whose body differs only in its applicants: CorrelationConflictError, only the first is sent', async () => {
-    const first = groupCreateBody('ana@example.com', 'PROP-7-UNIT-3');
-    first.property = { ...first.property, unit: '3A' };
-    const second = structuredClone(first);
-    second.applicants = [{ first_name: 'Bia', last_name: 'Silva', email: 'bia@example.com' }];
-    const [one, two] = await Promise.allSettled([
-      client.applicantGroups.createOnce(first),
-      client.applicantGroups.createOnce(second),
-    ]);
-    expect(one.status).toBe('fulfilled');
-    expect(two.status === 'rejected' && two.reason).toBeInstanceOf(CorrelationConflictError);
-    expect((two as PromiseRejectedResult).reason.differences).toEqual([
-      { kind: 'applicants', missing: 1, extra: 1 },
-    ]);
-    expect(mock.stats.count(CREATE)).toBe(1);
-  });
+  const household = groupCreateBody('ana@example.com', 'PROP-7-UNIT-2');
+  household.property = { ...household.property, unit: '3A' };
+  it.each([
+    [
+      'its rent',
+      { ...household, monthly_rent: 2100 },
+      [{ kind: 'monthly_rent', groupCents: 195_000, intendedCents: 210_000 }],
+    ],
+    [
+      'its applicants only',
+      { ...household, applicants: [{ first_name: 'Bia', last_name: 'Silva', email: 'bia@example.com' }] },
+      [{ kind: 'applicants', missing: 1, extra: 1 }],
+    ],
+  ])(
+    'a concurrent call whose body differs in %s: CorrelationConflictError, only the first is sent',
+    async (_name, other, differences) => {
+      const [first, second] = await Promise.allSettled([
+        client.applicantGroups.createOnce(household),
+        client.applicantGroups.createOnce(other),
+      ]);
+      expect(first.status).toBe('fulfilled');
+      expect(second.status === 'rejected' && second.reason).toBeInstanceOf(CorrelationConflictError);
+      expect((second as PromiseRejectedResult).reason.differences).toEqual(differences);
+      expect(mock.stats.count(CREATE)).toBe(1);
+    },
+  );
 
   it('concurrent calls with one household written differently (key order, an explicit undefined) share one request', async () => {
     const body = groupCreateBody('ana@example.com', 'PROP-7-UNIT-4');
