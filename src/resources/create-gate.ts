@@ -16,7 +16,7 @@ import type {
   CreateOutcomeRecord,
   HeldCreateLease,
 } from '../core/coordination.js';
-import { APIConnectionError, APIError, RateLimitError, RequestValidationError } from '../core/errors.js';
+import { APIConnectionError, APIError, RequestValidationError } from '../core/errors.js';
 import type { HttpCore, RequestOptions } from '../core/http.js';
 import { exponentialBackoffMs } from '../core/retry.js';
 
@@ -30,8 +30,7 @@ function describe(error: unknown): string {
 /** What a create's failure says about the server: refused (nothing exists), or unknown. */
 export function outcomeOfFailure(error: unknown): CreateOutcome['state'] {
   if (error instanceof RequestValidationError) return 'refused';
-  // Stryker disable next-line ConditionalExpression: a RateLimitError is always a 429, which the 4xx rule below refuses too
-  if (error instanceof RateLimitError) return 'refused';
+  // Any 4xx, a 429 (RateLimitError) included: the server refused it before creating anything.
   if (error instanceof APIError && error.status >= 400 && error.status < 500) return 'refused';
   if (error instanceof APIConnectionError && error.requestNotSent) return 'refused';
   return 'unresolved';
