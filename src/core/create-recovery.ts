@@ -63,6 +63,11 @@ function failureName(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }
 
+/** Names the call and how it went: "POST /path on host (2 attempts, 1.2 s)". */
+function callSummary(context: CallContext): string {
+  return `${context.label} (${context.attempts} attempt${context.attempts === 1 ? '' : 's'}, ${formatDuration(context.elapsed())})`;
+}
+
 /** One lookup; errors other than the caller's abort count as "not seen". */
 async function lookOnce<T>(
   lookup: NonNullable<CreateRecovery<T>['lookup']>,
@@ -96,7 +101,7 @@ export async function recoverAmbiguousCreate<T>(
   hardEnd: number,
   env: RecoveryEnvironment,
 ): Promise<T> {
-  const what = `${context.label} (${context.attempts} attempt${context.attempts === 1 ? '' : 's'}, ${formatDuration(context.elapsed())})`;
+  const what = callSummary(context);
   const correlationId = recovery.correlationId;
   const lookup = recovery.lookup;
   if (!lookup) throw recovery.unresolved({ path: context.path, correlationId, cause, what });
@@ -119,9 +124,13 @@ export async function recoverAmbiguousCreate<T>(
       );
       return found;
     }
-    if (error !== undefined) lastError = error;
+    // What the last lookup came to: a failure, or an answer (which clears an earlier failure).
+    lastError = error;
     const waitLeft = windowEnd - env.clock.now();
     if (waitLeft <= 0) break;
+    // An abort cuts the sleep short of the window's end: without this throw the next lookup would
+    // start on the aborted signal and lookOnce would throw this same error.
+    // Stryker disable next-line BlockStatement: equivalent, as said above
     await env.clock.sleep(Math.min(exponentialBackoffMs(poll), waitLeft), env.signal).catch(() => {
       throw abortError(env.signal, context.label);
     });
@@ -142,6 +151,7 @@ export async function lookupBeforeResend<T>(
   env: RecoveryEnvironment,
 ): Promise<T | undefined> {
   const lookup = recovery.lookup;
+  // Stryker disable next-line ConditionalExpression: the core calls this only when there is a lookup (http.ts); the guard narrows the type
   if (!lookup) return undefined;
   const { found, error } = await lookOnce(
     lookup,
@@ -160,7 +170,7 @@ export async function lookupBeforeResend<T>(
     path: context.path,
     correlationId: recovery.correlationId,
     cause,
-    what: `${context.label} (${context.attempts} attempts, ${formatDuration(context.elapsed())})`,
+    what: callSummary(context),
     searched: `the lookup before resending failed (${failureName(error)})`,
   });
 }

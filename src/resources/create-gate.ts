@@ -20,7 +20,6 @@ import {
   APIConnectionError,
   APIError,
   GroupMayHaveBeenCreatedError,
-  RateLimitError,
   RequestValidationError,
 } from '../core/errors.js';
 import type { HttpCore, RequestOptions } from '../core/http.js';
@@ -36,7 +35,7 @@ function describe(error: unknown): string {
 /** What a create's failure says about the server: refused (nothing exists), or unknown. */
 export function outcomeOfFailure(error: unknown): CreateOutcome['state'] {
   if (error instanceof RequestValidationError) return 'refused';
-  if (error instanceof RateLimitError) return 'refused';
+  // Any 4xx, a 429 (RateLimitError) included: the server refused it before creating anything.
   if (error instanceof APIError && error.status >= 400 && error.status < 500) return 'refused';
   if (error instanceof APIConnectionError && error.requestNotSent) return 'refused';
   return 'unresolved';

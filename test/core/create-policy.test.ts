@@ -6,15 +6,26 @@
 import { describe, expect, it } from 'vitest';
 import { BACKOFF } from '../../src/core/retry.js';
 import {
+  APIError,
+  APIUserAbortError,
   type ApplicantGroupCreateParams,
   type ClientOptions,
   GroupMayHaveBeenCreatedError,
+  RateLimitError,
   RequestValidationError,
 } from '../../src/index.js';
+import { createClock } from '../../src/testing/clock.js';
+import { createTestClock } from '../../src/testing/index.js';
 import { loadFixture } from '../fixtures/load.js';
 import { backoffBefore, CLOCK_RESOLUTION_SLACK_MS, recordingClock } from '../support/clock.js';
 import { caught } from '../support/exposure.js';
-import { capturingLogger, type Route, serverWithClient, type TestServer } from '../support/http-server.js';
+import {
+  capturingLogger,
+  type Reply,
+  type Route,
+  serverWithClient,
+  type TestServer,
+} from '../support/http-server.js';
 
 const GROUPS = '/api/v1/applicant_groups';
 // The group a create of `body()` makes: the same household, created whenever it is listed (a
@@ -233,6 +244,230 @@ describe('create policy', () => {
     await expect(client.applicantGroups.create(body())).resolves.toMatchObject({ id: stored.id });
     expect(sequence(server)).toEqual(['POST', 'POST']);
     expect(clock.waits).toEqual([BACKOFF.floorMs]);
+  });
+});
+
+/** A reply the server never sends: the request stays open until the client gives up on it. */
+const never = () => new Promise<never>(() => {});
+
+/**
+ * A client on a frozen clock that moves only with the SDK's own waits, whose server runs `routes`;
+ * `clock.advance` lets a route spend the caller's time (its deadline) without real waiting.
+ */
+async function onFrozenClock(routes: Record<string, Route>, options: Partial<ClientOptions> = {}) {
+  const clock = createClock();
+  return { clock, ...(await setup(routes, { clock: createTestClock(clock), ...options })) };
+}
+
+/** The error a create ended in, as a GroupMayHaveBeenCreatedError. */
+async function unresolvedOf(pending: Promise<unknown>): Promise<GroupMayHaveBeenCreatedError> {
+  const error = await caught(pending);
+  expect(error).toBeInstanceOf(GroupMayHaveBeenCreatedError);
+  return error as GroupMayHaveBeenCreatedError;
+}
+
+describe('create recovery: lookups that fail, and what the error then says', () => {
+  it('an ambiguous failure without a correlation_id: the error names the call and its one attempt, and keeps the failure as its cause', async () => {
+    const { server, client } = await onFrozenClock({
+      [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
+    });
+    const error = await unresolvedOf(client.applicantGroups.create(body()));
+    expect(error.path).toBe(GROUPS);
+    expect(error.cause).toBeInstanceOf(APIError);
+    expect((error.cause as APIError).status).toBe(503);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^POST ${GROUPS} on ${new URL(server.url).host.replaceAll('.', '\\.')} \\(1 attempt, \\d+ ms\\) failed after`,
+      ),
+    );
+  });
+
+  it('a create refused once (429) and then failing ambiguously: the error counts both attempts', async () => {
+    const { server, client } = await onFrozenClock({
+      [`POST ${GROUPS}`]: (_request, count) =>
+        count === 1
+          ? { status: 429, headers: { 'retry-after': '0' }, body: {} }
+          : { status: 503, body: { error: 'unavailable' } },
+      [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
+    });
+    const error = await unresolvedOf(client.applicantGroups.create(body('lease-twice')));
+    expect(error.message).toMatch(
+      new RegExp(`^POST ${GROUPS} on \\S+ \\(2 attempts, \\d+ ms\\) failed after`),
+    );
+    expect(sequence(server).filter((method) => method === 'POST')).toHaveLength(2);
+  });
+
+  it('recovery lookups that all fail: GroupMayHaveBeenCreatedError says how the last one failed, and nothing is resent', async () => {
+    const { server, client } = await onFrozenClock({
+      [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
+      [`GET ${GROUPS}`]: () => ({ status: 500, body: { error: 'internal', message: 'list is down' } }),
+    });
+    const error = await unresolvedOf(client.applicantGroups.create(body('lease-down')));
+    expect(error.correlationId).toBe('lease-down');
+    expect((error.cause as APIError).status).toBe(503);
+    const gets = sequence(server).filter((method) => method === 'GET').length;
+    expect(gets).toBeGreaterThanOrEqual(2);
+    expect(error.message).toContain(
+      `it did not appear within the 5 s grace window (${gets} lookups; the last lookup failed: 500 GET ${GROUPS}?correlation_id=lease-down&`,
+    );
+    expect(error.message).toMatch(
+      /: list is down \(127\.0\.0\.1:\d+, attempt 1 of 1, \d+ ms elapsed\)\)\. Later/,
+    );
+    expect(sequence(server).filter((method) => method === 'POST')).toHaveLength(1);
+  });
+
+  it('a recovery lookup that failed and a later one that answered: the group is not there, and no failure is claimed for the last lookup', async () => {
+    const { server, client } = await onFrozenClock({
+      [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
+      [`GET ${GROUPS}`]: (_request, count) =>
+        count === 1 ? { status: 500, body: { error: 'internal' } } : { status: 200, body: listOf() },
+    });
+    const error = await unresolvedOf(client.applicantGroups.create(body('lease-flaky')));
+    const gets = sequence(server).filter((method) => method === 'GET').length;
+    expect(gets).toBeGreaterThanOrEqual(2);
+    expect(error.message).toContain(`it did not appear within the 5 s grace window (${gets} lookups).`);
+  });
+
+  it("recovery lookups carry the caller's per-call headers", async () => {
+    const { server, client } = await onFrozenClock({
+      [`POST ${GROUPS}`]: () => ({ status: 503, body: { error: 'unavailable' } }),
+      [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf(stored) }),
+    });
+    const group = await client.applicantGroups.create(body(String(stored.correlation_id)), {
+      headers: { 'x-request-source': 'intake-form' },
+    });
+    expect(group.id).toBe(stored.id);
+    const requests = server.to(GROUPS);
+    expect(requests.map((request) => [request.method, request.headers['x-request-source']])).toEqual([
+      ['POST', 'intake-form'],
+      ['GET', 'intake-form'],
+    ]);
+  });
+});
+
+describe("create recovery: the caller's signal and deadline reach every lookup", () => {
+  const refusals = {
+    'a recovery lookup (after a 503)': { status: 503, body: { error: 'unavailable' } },
+    'the lookup before a resend (after a 429)': { status: 429, headers: { 'retry-after': '0' }, body: {} },
+  } satisfies Record<string, Reply>;
+
+  it.each(Object.entries(refusals))(
+    "the caller's abort during %s: APIUserAbortError, though the lookup's answer would have found the group",
+    async (_name, failure) => {
+      const controller = new AbortController();
+      const { server, client } = await onFrozenClock({
+        [`POST ${GROUPS}`]: () => failure,
+        // The caller gives up while the lookup is on the server; the answer it would get finds the group.
+        [`GET ${GROUPS}`]: () => {
+          controller.abort(new Error('the user left the page'));
+          return { status: 200, body: listOf(stored) };
+        },
+      });
+      const error = await caught(
+        client.applicantGroups.create(body(String(stored.correlation_id)), { signal: controller.signal }),
+      );
+      expect(error).toBeInstanceOf(APIUserAbortError);
+      expect((error as Error).message).toContain('the user left the page');
+      expect(sequence(server)).toEqual(['POST', 'GET']);
+    },
+  );
+
+  it.each([
+    [
+      'a recovery lookup',
+      refusals['a recovery lookup (after a 503)'],
+      // One lookup, given the 30 ms left rather than the 5 s timeout; at the deadline no other starts.
+      /\(1 lookup; the last lookup failed: GET \S+ on \S+ timed out after 30 ms/,
+      ['POST', 'GET'],
+    ],
+    [
+      'the lookup before a resend',
+      refusals['the lookup before a resend (after a 429)'],
+      /the lookup before resending failed \(GET \S+ on \S+ timed out after 30 ms/,
+      // The 429 paused the client for longer than the 30 ms left: the lookup ran out of time queued.
+      ['POST'],
+    ],
+  ])("%s is cut to the caller's deadline", async (_name, failure, said, seen) => {
+    const deadline = 10_000;
+    const { clock, server, client } = await onFrozenClock(
+      {
+        // The create spends all but 30 ms of the deadline before it fails.
+        [`POST ${GROUPS}`]: () => {
+          clock.advance(deadline - 30);
+          return failure;
+        },
+        [`GET ${GROUPS}`]: never,
+      },
+      { timeout: 5_000 },
+    );
+    const error = await unresolvedOf(client.applicantGroups.create(body('lease-late'), { deadline }));
+    expect(error.message).toMatch(said);
+    expect(sequence(server)).toEqual(seen);
+  });
+});
+
+describe('create recovery: the lookup before a resend', () => {
+  it('a 429 whose lookup before the resend fails: GroupMayHaveBeenCreatedError, the create not sent again', async () => {
+    const { server, client } = await onFrozenClock({
+      [`POST ${GROUPS}`]: (_request, count) =>
+        count === 1
+          ? { status: 429, headers: { 'retry-after': '0' }, body: {} }
+          : { status: 200, body: stored },
+      [`GET ${GROUPS}`]: () => ({ status: 500, body: { error: 'internal', message: 'list is down' } }),
+    });
+    const error = await unresolvedOf(client.applicantGroups.create(body('lease-429')));
+    expect(sequence(server)).toEqual(['POST', 'GET']);
+    expect(error.correlationId).toBe('lease-429');
+    expect(error.cause).toBeInstanceOf(RateLimitError);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^POST ${GROUPS} on \\S+ \\(1 attempt, \\d+ ms\\) failed after it may have reached the server`,
+      ),
+    );
+    expect(error.message).toContain(
+      `Looked up by correlation_id "lease-429": the lookup before resending failed (500 GET ${GROUPS}?correlation_id=lease-429&`,
+    );
+    expect(error.message).toMatch(
+      /: list is down \(127\.0\.0\.1:\d+, attempt 1 of 1, \d+ ms elapsed\)\)\. Later/,
+    );
+  });
+
+  it('a 429 whose lookup finds nothing: resent once, without claiming the group exists', async () => {
+    const { logger, lines } = capturingLogger();
+    const { server, client } = await onFrozenClock(
+      {
+        [`POST ${GROUPS}`]: (_request, count) =>
+          count === 1
+            ? { status: 429, headers: { 'retry-after': '0' }, body: {} }
+            : { status: 200, body: stored },
+        [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf() }),
+      },
+      { logger, logLevel: 'warn' },
+    );
+    await expect(client.applicantGroups.create(body('lease-429-empty'))).resolves.toMatchObject({
+      id: stored.id,
+    });
+    expect(sequence(server)).toEqual(['POST', 'GET', 'POST']);
+    expect(lines.filter((line) => line.includes('the group exists'))).toEqual([]);
+  });
+
+  it('a 429 after which the group exists: returned, with a warning that says so', async () => {
+    const { logger, lines } = capturingLogger();
+    const { server, client } = await onFrozenClock(
+      {
+        [`POST ${GROUPS}`]: () => ({ status: 429, headers: { 'retry-after': '0' }, body: {} }),
+        [`GET ${GROUPS}`]: () => ({ status: 200, body: listOf(stored) }),
+      },
+      { logger, logLevel: 'warn' },
+    );
+    const group = await client.applicantGroups.create(body(String(stored.correlation_id)));
+    expect(group.id).toBe(stored.id);
+    expect(sequence(server)).toEqual(['POST', 'GET']);
+    expect(lines).toContainEqual(
+      expect.stringContaining(
+        `POST ${GROUPS} on ${new URL(server.url).host}: the group exists although the server refused the create; returning it.`,
+      ),
+    );
   });
 });
 

@@ -135,6 +135,95 @@ describe('a failing coordination', () => {
     expect(mock.stats.count(CREATE)).toBe(2);
   });
 
+  it("a failing read of an earlier create's outcome: createOnce refuses by default and sends nothing", async () => {
+    const sdk = client({ coordination: failing('readCreateOutcome') });
+    const error = await caught(sdk.applicantGroups.createOnce(groupCreateBody('ana@example.com', 'U-10')));
+    expect(error).toBeInstanceOf(StoreDownError);
+    expect(mock.stats.count(CREATE)).toBe(0);
+  });
+
+  it("a failing read of an earlier create's outcome with 'continue': created from the lookup alone, one warning", async () => {
+    const sdk = client({ coordination: failing('readCreateOutcome'), coordinationFailure: 'continue' });
+    const result = await sdk.applicantGroups.createOnce(groupCreateBody('ana@example.com', 'U-11'));
+    expect(result.created).toBe(true);
+    expect(mock.stats.count(CREATE)).toBe(1);
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        `createOnce (correlation_id "U-11"): the coordination could not read an earlier create's outcome (StoreDownError: connection refused); going on from the lookup alone`,
+      ),
+    ]);
+  });
+
+  it('a lease that cannot be released: the create stands, one warning says the lease lapses on its own', async () => {
+    const sdk = client({ coordination: failing('releaseCreateLease') });
+    const result = await sdk.applicantGroups.createOnce(groupCreateBody('ana@example.com', 'U-12'));
+    expect(result.created).toBe(true);
+    expect(mock.groups.applicant().map((group) => group.id)).toEqual([result.group.id]);
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        'createOnce (correlation_id "U-12"): the create lease could not be released (StoreDownError: connection refused); it lapses on its own',
+      ),
+    ]);
+  });
+
+  it('outcomes that cannot be recorded: the create stands, and one warning says so (not one per record)', async () => {
+    const sdk = client({ coordination: failing('recordCreateOutcome') });
+    const result = await sdk.applicantGroups.createOnce(groupCreateBody('ana@example.com', 'U-13'));
+    expect(result.created).toBe(true);
+    expect(mock.stats.count(CREATE)).toBe(1);
+    expect(warnings).toEqual([
+      expect.stringContaining(
+        `createOnce (correlation_id "U-13"): the create's outcome could not be recorded (StoreDownError: connection refused).`,
+      ),
+    ]);
+  });
+
+  it("creating without the lease ('continue') writes no outcome: a record without a lease could undo another holder's", async () => {
+    const written: unknown[] = [];
+    const coordination: Coordination = {
+      ...failing('acquireCreateLease'),
+      recordCreateOutcome: async (lease, outcome) => {
+        written.push({ lease, outcome });
+        return true;
+      },
+    };
+    const sdk = client({ coordination, coordinationFailure: 'continue' });
+    expect((await sdk.applicantGroups.createOnce(groupCreateBody('ana@example.com', 'U-14'))).created).toBe(
+      true,
+    );
+    expect(written).toEqual([]);
+  });
+
+  it("creating without the lease ('continue') goes on from the lookup alone: no earlier outcome is read", async () => {
+    const read: string[] = [];
+    const coordination: Coordination = {
+      ...failing('acquireCreateLease'),
+      readCreateOutcome: async (_clientId, correlationId) => {
+        read.push(correlationId);
+        return undefined;
+      },
+    };
+    const sdk = client({ coordination, coordinationFailure: 'continue' });
+    expect((await sdk.applicantGroups.createOnce(groupCreateBody('ana@example.com', 'U-16'))).created).toBe(
+      true,
+    );
+    expect(read).toEqual([]);
+  });
+
+  it('a coordination that fails with something other than an Error: the warning says an unknown error', async () => {
+    const coordination: Coordination = {
+      ...failing(),
+      releaseCreateLease: () => Promise.reject('disk full'),
+    };
+    const sdk = client({ coordination });
+    expect((await sdk.applicantGroups.createOnce(groupCreateBody('ana@example.com', 'U-15'))).created).toBe(
+      true,
+    );
+    expect(warnings).toEqual([
+      expect.stringContaining('the create lease could not be released (unknown error); it lapses on its own'),
+    ]);
+  });
+
   it("'refuse' per call wins over the client's 'continue'", async () => {
     const sdk = client({ coordination: failing('acquireCreateLease'), coordinationFailure: 'continue' });
     const error = await caught(
@@ -172,6 +261,9 @@ describe('a failing coordination', () => {
     const sdk = client({ coordination: holder, coordinationFailure: 'continue' });
     const error = await caught(sdk.applicantGroups.createOnce(groupCreateBody('ana@example.com', 'U-6')));
     expect(error).toBeInstanceOf(GroupMayHaveBeenCreatedError);
+    expect((error as Error).message).toContain(
+      'another holder kept the create lease for this correlation id for the whole wait',
+    );
     expect(mock.stats.count(CREATE)).toBe(0);
     // The wait is announced once; the lease held by another holder is not a coordination failure.
     expect(warnings).toEqual([

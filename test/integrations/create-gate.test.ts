@@ -6,37 +6,29 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
   ClientClosedError,
   type Coordination,
   type CreateLease,
   GroupMayHaveBeenCreatedError,
   GroupNotFoundError,
   InProcessCoordination,
-  type Logger,
+  RateLimitError,
+  RequestValidationError,
   type VerificationClient,
 } from '../../src/index.js';
+import { outcomeOfFailure } from '../../src/resources/create-gate.js';
 import { createMockServer, createTestClock, type MockServer } from '../../src/testing/index.js';
 import { groupCreateBody, oakCourtBody } from '../support/bodies.js';
+import { around, warningsLogger } from '../support/coordination.js';
 import { caught } from '../support/exposure.js';
 import { clientFor } from '../support/mock-client.js';
 
 const CREATE = 'POST /api/v1/applicant_groups';
 const GROUPS = '/api/v1/applicant_groups';
 const MINUTE = 60_000;
-
-/** `base` with some of its methods replaced (the others bound to it: it keeps private state). */
-function around(base: InProcessCoordination, overrides: Partial<Coordination>): Coordination {
-  return {
-    acquireCreateLease: (...args) => base.acquireCreateLease(...args),
-    releaseCreateLease: (lease) => base.releaseCreateLease(lease),
-    recordCreateOutcome: (lease, outcome) => base.recordCreateOutcome(lease, outcome),
-    readCreateOutcome: (clientId, correlationId) => base.readCreateOutcome(clientId, correlationId),
-    withTokenExchange: (clientId, ttl, exchange) => base.withTokenExchange(clientId, ttl, exchange),
-    publishPause: (clientId, until) => base.publishPause(clientId, until),
-    onPause: (clientId, listener) => base.onPause(clientId, listener),
-    ...overrides,
-  };
-}
 
 /** A client of `mock` on its test clock and `coordination`, whose warnings are kept. */
 function watchedClient(
@@ -51,16 +43,6 @@ function watchedClient(
     logLevel: 'warn',
   });
   return { client, warnings: log.warnings };
-}
-
-/** A logger keeping its warnings. */
-function warningsLogger(): { logger: Logger; warnings: string[] } {
-  const warnings: string[] = [];
-  const ignore = () => {};
-  return {
-    warnings,
-    logger: { debug: ignore, info: ignore, error: ignore, warn: (message: string) => warnings.push(message) },
-  };
 }
 
 describe('the create gate', () => {
@@ -262,6 +244,28 @@ describe('the create gate', () => {
     expect(await coordination.readCreateOutcome(mock.clientId, String(body.correlation_id))).toBeUndefined();
   });
 
+  it('a create without a correlation_id never asks the coordination: there is no key to coordinate on', async () => {
+    const asked: string[] = [];
+    const watching: Coordination = around(coordination, {
+      acquireCreateLease: async (...args: Parameters<Coordination['acquireCreateLease']>) => {
+        asked.push(String(args[1]));
+        return coordination.acquireCreateLease(...args);
+      },
+    });
+    const other = clientFor(mock, { coordination: watching });
+    try {
+      const { correlation_id: _, ...body } = groupCreateBody('ana@example.com', 'unused');
+      const [first, second] = await Promise.all([
+        other.applicantGroups.create(body),
+        other.applicantGroups.create(structuredClone(body)),
+      ]);
+      expect(first.id).not.toBe(second.id);
+      expect(asked).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('bad input is refused before the coordination is asked', async () => {
     const asked: string[] = [];
     const watching: Coordination = around(coordination, {
@@ -304,6 +308,42 @@ describe('the create gate', () => {
       GroupNotFoundError,
     );
     expect(mock.clock.now()).toBe(again);
+  });
+});
+
+describe("what a create's failure tells the next holder of its lease", () => {
+  const status = (code: number) =>
+    APIError.from({ status: code, headers: {}, body: {}, method: 'POST', path: GROUPS });
+
+  it.each([
+    [
+      'a body the SDK refused',
+      new RequestValidationError([{ path: 'monthly_rent', message: 'bad', code: 'custom' }]),
+    ],
+    ['a 429', new RateLimitError({ status: 429, headers: {}, body: {}, method: 'POST', path: GROUPS })],
+    ['a 400', status(400)],
+    ['a 409', status(409)],
+    ['a 422', status(422)],
+    ['a 499', status(499)],
+    [
+      'a connection refused before anything was sent',
+      new APIConnectionError('refused', { requestNotSent: true }),
+    ],
+    ['a timeout while still queued', new APIConnectionTimeoutError('queued', { requestNotSent: true })],
+  ])('%s: refused, nothing exists', (_name, error) => {
+    expect(outcomeOfFailure(error)).toBe('refused');
+  });
+
+  it.each([
+    ['a 500', status(500)],
+    ['a 503', status(503)],
+    ['a redirect the SDK does not follow', status(307)],
+    ['a reset after the request was written', new APIConnectionError('reset')],
+    ['a timeout after the request was sent', new APIConnectionTimeoutError('timed out')],
+    ['an error of unknown origin', new Error('boom')],
+    ['a thrown string', 'boom'],
+  ])('%s: unresolved, the group may exist', (_name, error) => {
+    expect(outcomeOfFailure(error)).toBe('unresolved');
   });
 });
 
