@@ -103,7 +103,7 @@ async function apply(change: GroupChange, via: string): Promise<void> {
       if (change.scope !== 'household') return;
       const report = await client.applicantGroups.householdReport(change.group.id);
       if (!report) return;
-      const result = affordability(report);
+      const result = affordability(report, syncOptions);
       const income = ((result.householdMonthlyIncomeCents ?? 0) / 100).toFixed(2);
       const ratio = result.ratio === null ? 'unknown' : `${result.ratio.toFixed(2)}x`;
       const verdict = result.passed ? 'approve' : `decline (${result.reasons.map((r) => r.code).join(', ')})`;

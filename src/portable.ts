@@ -85,6 +85,7 @@ export {
 export { toDate, toIsoDate } from './helpers/dates.js';
 export { extraFields } from './helpers/extra-fields.js';
 export { centsToDollars, dollarsToCents } from './helpers/money.js';
+export type { TimeSource } from './helpers/now.js';
 export type {
   ApplicantGroups,
   CreateManyOptions,

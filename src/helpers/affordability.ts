@@ -4,9 +4,11 @@
  * the reasons an adverse-action letter can cite. A figure the report leaves `null` is unknown,
  * never zero (docs/wire-contract.md §2.5, §2.8).
  */
+
 import type { CriteriaRuleResult, IncomeSummary, VerificationReport } from '../schemas/income-report.js';
 import { isIncomeReport, type ReportDetail } from '../schemas/reports.js';
 import { dollarsToCents } from './money.js';
+import { epochMsOf, type TimeSource } from './now.js';
 
 /** One averaging field of an income summary, such as `three_month_avg_monthly`. */
 export type AveragingWindow =
@@ -51,8 +53,21 @@ export interface AffordabilityOptions {
   reportMoneyUnit?: 'dollars' | 'cents';
   /** The report is known to be expired (a report summary's `is_expired`). */
   expired?: boolean;
-  /** Now (epoch ms or a `Date`): a report created 14 days or more before it counts as expired. */
-  now?: number | Date;
+  /**
+   * Now: a report created 14 days or more before it counts as expired. A `Date`, epoch ms, a
+   * clock (`{ now() }`) or a function returning epoch ms. Default: the current time, so the age is
+   * always checked (pass the mock's clock in tests whose mock is pinned to another day).
+   */
+  now?: TimeSource;
+  /**
+   * Where the household figure comes from. `'report'` (default): the report's own household figure
+   * (`data.recurring`, `data.non_recurring`); when the report leaves it `null`, it is unknown
+   * (`income_unknown`), never zero and never guessed. `'sum-of-applicants'`: then the sum of the
+   * applicants' figures stands in, when every one is known (a shared account is counted once per
+   * applicant who connected it: the reason it is not the default). `sources.householdIncome` says
+   * which was used.
+   */
+  householdIncome?: 'report' | 'sum-of-applicants';
 }
 
 /** Where a figure of the decision came from. */
@@ -145,6 +160,11 @@ export interface AffordabilityResult {
     threshold: AffordabilitySource;
     /** Where the window came from. */
     window: AffordabilitySource;
+    /**
+     * Where the household figure came from: the report's own, or the sum of the applicants'
+     * (only with `householdIncome: 'sum-of-applicants'`, when the report's is `null`).
+     */
+    householdIncome: 'report' | 'sum-of-applicants';
   };
 }
 
@@ -206,17 +226,28 @@ function reaches(incomeCentsValue: number, rentCents: number, threshold: number)
   return incomeCentsValue * 10_000 >= Math.round(threshold * 10_000) * rentCents;
 }
 
-function isExpired(createdAt: string | null | undefined, options: AffordabilityOptions): boolean {
+function isExpired(
+  createdAt: string | null | undefined,
+  options: AffordabilityOptions,
+  now: number,
+): boolean {
   if (options.expired === true) return true;
-  if (options.now === undefined || !createdAt) return false;
+  if (!createdAt) return false;
   const created = Date.parse(createdAt);
-  // Stryker disable next-line ConditionalExpression: equivalent, a Date in the subtraction below is its getTime()
-  const now = typeof options.now === 'number' ? options.now : options.now.getTime();
   return Number.isFinite(created) && now - created >= REPORT_LIFETIME_MS;
 }
 
 function checkOptions(options: AffordabilityOptions): void {
-  const { rentCents, threshold, window } = options;
+  const { rentCents, threshold, window, householdIncome } = options;
+  if (
+    householdIncome !== undefined &&
+    householdIncome !== 'report' &&
+    householdIncome !== 'sum-of-applicants'
+  ) {
+    throw new TypeError(
+      `affordability: householdIncome must be 'report' or 'sum-of-applicants', got ${String(householdIncome)}`,
+    );
+  }
   if (rentCents !== undefined && !(Number.isInteger(rentCents) && rentCents > 0)) {
     throw new TypeError(`affordability: rentCents must be a positive integer of cents, got ${rentCents}`);
   }
@@ -239,8 +270,10 @@ const dollarsText = (cents: number) => `$${(cents / 100).toFixed(2)}`;
  * Defaults come from the report: the averaging window its criteria rule names (`criteria_used`)
  * and its threshold (`multiplier_threshold`), else the three-month average and 2.5; recurring
  * income (`income: 'all'` adds non-recurring); the rent `property_monthly_rent_cents`. The
- * household figure is the report's own (`data.recurring`), else the sum of its entries when every
- * one is known. Report money is read as dollars (`reportMoneyUnit` says otherwise).
+ * household figure is the report's own (`data.recurring`); when that is `null` the income is
+ * unknown, unless `householdIncome: 'sum-of-applicants'` lets the applicants' sum stand in. The
+ * report's age is always checked, against `now` (default the current time). Report money is read
+ * as dollars (`reportMoneyUnit` says otherwise).
  *
  * ```ts
  * const result = affordability(await client.applicantGroups.householdReport(groupId));
@@ -251,6 +284,8 @@ const dollarsText = (cents: number) => `$${(cents / 100).toFixed(2)}`;
  */
 export function affordability(report: ReportDetail, options: AffordabilityOptions = {}): AffordabilityResult {
   checkOptions(options);
+  // A helper without a client: its default "now" is the wall clock (test/core/wall-clock.test.ts).
+  const now = epochMsOf(options.now, () => Date.now(), 'affordability: now');
   const income = options.income ?? 'recurring';
   // Stryker disable next-line StringLiteral: equivalent, every unit but 'cents' reads as dollars
   const unit = options.reportMoneyUnit ?? 'dollars';
@@ -286,10 +321,11 @@ export function affordability(report: ReportDetail, options: AffordabilityOption
     figures.length > 0 && figures.every((f): f is number => f !== null)
       ? figures.reduce((sum, f) => sum + f, 0)
       : null;
-  const household = own ?? summed;
+  const fromApplicants = own === null && summed !== null && options.householdIncome === 'sum-of-applicants';
+  const household = fromApplicants ? summed : own;
   const ratio = household !== null && rentCents !== null ? household / rentCents : null;
 
-  if (isExpired(incomeData?.created_at, options)) {
+  if (isExpired(incomeData?.created_at, options, now)) {
     reasons.push({ code: 'report_expired', message: 'The report has expired; request a new verification.' });
   }
   if (rentCents === null) {
@@ -332,6 +368,11 @@ export function affordability(report: ReportDetail, options: AffordabilityOption
     threshold,
     window,
     income,
-    sources: { rent: rentSource, threshold: thresholdSource, window: windowSource },
+    sources: {
+      rent: rentSource,
+      threshold: thresholdSource,
+      window: windowSource,
+      householdIncome: fromApplicants ? 'sum-of-applicants' : 'report',
+    },
   };
 }

@@ -13,6 +13,7 @@
 import type { RequestOptions } from '../core/http.js';
 import type { PagePromise } from '../core/pagination.js';
 import { toDate } from '../helpers/dates.js';
+import { epochMsOf, type TimeSource } from '../helpers/now.js';
 import type { ApplicantGroup, ApplicantGroupListParams } from '../schemas/applicant-groups.js';
 import type { ApplicantGroupReports, ReportSummary } from '../schemas/reports.js';
 
@@ -123,8 +124,11 @@ export type GroupChange =
 export interface SyncOptions extends RequestOptions {
   /** How far beyond the 14-day expiry the list window reaches, in ms. Default 2 days. */
   marginMs?: number;
-  /** The current time in epoch ms. Default: the client's clock. (Tests pass the mock's clock.) */
-  now?: () => number;
+  /**
+   * Now: a `Date`, epoch ms, a clock (`{ now() }`) or a function returning epoch ms, the forms
+   * `affordability` takes too. Default: the client's clock. (Tests pass the mock's clock.)
+   */
+  now?: TimeSource;
 }
 
 /** What sync needs of the client. */
@@ -232,7 +236,8 @@ export async function* syncGroups(
   store: GroupStore,
   options: SyncOptions = {},
 ): AsyncGenerator<GroupChange, void, undefined> {
-  const { marginMs = DEFAULT_SYNC_MARGIN_MS, now = source.now, ...request } = options;
+  const { marginMs = DEFAULT_SYNC_MARGIN_MS, now: given, ...request } = options;
+  const now = () => epochMsOf(given, source.now, 'sync: now');
   if (!(Number.isFinite(marginMs) && marginMs >= 0)) {
     throw new RangeError(`sync: marginMs must be a non-negative number of ms, got ${marginMs}`);
   }

@@ -31,6 +31,8 @@ const WALL_CLOCK_READERS: Record<string, string> = {
   'webhooks/deliveries.ts':
     'the delivery store’s retention when the receiver passes no clock (a webhook receiver has no client)',
   'testing/api.ts': 'the mock starts at the real current time unless pinned',
+  'helpers/affordability.ts':
+    'affordability has no client: without a `now` the report’s age is checked against the current time',
   'testing/clock.ts': 'createClock starts at the real current time unless given a start',
   'testing/routes.ts': 'latency and list-lag faults run in real time unless told to use the mock clock',
   'cli/shared/progress.ts': 'progress lines show real elapsed time and rates',

@@ -46,9 +46,12 @@ const readmeReport = report({
   created_at: '2026-01-15T12:00:00.000Z',
 });
 
+/** The day after the worked example's report was created (2026-01-15): well within its 14 days. */
+const NEXT_DAY = Date.parse('2026-01-16T12:00:00.000Z');
+
 describe('affordability', () => {
   it('computes the documented worked example', () => {
-    const result = affordability(readmeReport);
+    const result = affordability(readmeReport, { now: NEXT_DAY });
     // $7,850.40 a month is 785040 cents; the rent is 240000 cents ($2,400).
     expect(result.householdMonthlyIncomeCents).toBe(785040);
     expect(result.rentCents).toBe(240000);
@@ -56,7 +59,12 @@ describe('affordability', () => {
     expect(result.ratio).toBeCloseTo(3.271, 10);
     expect(result.threshold).toBe(3);
     expect(result.window).toBe('three_month_avg_monthly');
-    expect(result.sources).toEqual({ rent: 'report', threshold: 'report', window: 'report' });
+    expect(result.sources).toEqual({
+      rent: 'report',
+      threshold: 'report',
+      window: 'report',
+      householdIncome: 'report',
+    });
     expect(result.passed).toBe(true);
     expect(result.reasons).toEqual([]);
     // $5,200.40 and $2,650.00; together they make the household's $7,850.40.
@@ -77,7 +85,7 @@ describe('affordability', () => {
       },
     ]);
     // A rent of $3,000: 785040 / 300000 = 2.6168, under 3.
-    expect(affordability(readmeReport, { rentCents: 300000 }).reasons).toEqual([
+    expect(affordability(readmeReport, { rentCents: 300000, now: NEXT_DAY }).reasons).toEqual([
       {
         code: 'below_threshold',
         ratio: 2.6168,
@@ -117,7 +125,12 @@ describe('affordability', () => {
     expect(result.ratio).toBe(2.5);
     expect(result.threshold).toBe(2.5);
     expect(result.window).toBe('three_month_avg_monthly');
-    expect(result.sources).toEqual({ rent: 'report', threshold: 'default', window: 'default' });
+    expect(result.sources).toEqual({
+      rent: 'report',
+      threshold: 'default',
+      window: 'default',
+      householdIncome: 'report',
+    });
     expect(result.passed).toBe(true);
   });
 
@@ -178,21 +191,48 @@ describe('affordability', () => {
     expect(codes(result.reasons)).toEqual(['below_threshold']);
   });
 
-  it('sums the entries when the household figure is missing and every entry is known', () => {
-    const result = affordability(
+  it("a null household figure is unknown even when every applicant's is known: no sum unless asked, and then named", () => {
+    const data: IncomeReportData = {
+      recurring: { three_month_avg_monthly: null },
+      reports: [
+        { recurring: { three_month_avg_monthly: 1234.56 } },
+        { recurring: { three_month_avg_monthly: 2000.01 } },
+        { recurring: { three_month_avg_monthly: 0.43 } },
+      ],
+      property_monthly_rent_cents: 130000,
+    };
+    const unknown = affordability(report(data));
+    expect(unknown.householdMonthlyIncomeCents).toBeNull();
+    expect(unknown.ratio).toBeNull();
+    expect(unknown.passed).toBe(false);
+    expect(codes(unknown.reasons)).toEqual(['income_unknown']);
+    expect(unknown.sources.householdIncome).toBe('report');
+    // With the documented fallback: 123456 + 200001 + 43 = 323500 cents; 323500 / 130000 = 2.488..., under 2.5.
+    const summed = affordability(report(data), { householdIncome: 'sum-of-applicants' });
+    expect(summed.householdMonthlyIncomeCents).toBe(323500);
+    expect(summed.ratio).toBeCloseTo(323500 / 130000, 12);
+    expect(codes(summed.reasons)).toEqual(['below_threshold']);
+    expect(summed.sources.householdIncome).toBe('sum-of-applicants');
+    // The report's own figure, when it has one, wins over the sum: 500000 / 130000 = 3.846..., passes.
+    const own = affordability(report({ ...data, recurring: { three_month_avg_monthly: 5000 } }), {
+      householdIncome: 'sum-of-applicants',
+    });
+    expect(own.householdMonthlyIncomeCents).toBe(500000);
+    expect(own.passed).toBe(true);
+    expect(own.sources.householdIncome).toBe('report');
+    // The fallback needs every applicant's figure: one unknown leaves the household unknown.
+    const partial = affordability(
       report({
-        reports: [
-          { recurring: { three_month_avg_monthly: 1234.56 } },
-          { recurring: { three_month_avg_monthly: 2000.01 } },
-          { recurring: { three_month_avg_monthly: 0.43 } },
-        ],
-        property_monthly_rent_cents: 130000,
+        ...data,
+        reports: [...(data.reports ?? []), { recurring: { three_month_avg_monthly: null } }],
       }),
+      { householdIncome: 'sum-of-applicants' },
     );
-    // 123456 + 200001 + 43 = 323500 cents; 323500 / 130000 = 2.488..., under 2.5.
-    expect(result.householdMonthlyIncomeCents).toBe(323500);
-    expect(result.ratio).toBeCloseTo(323500 / 130000, 12);
-    expect(codes(result.reasons)).toEqual(['below_threshold']);
+    expect(partial.householdMonthlyIncomeCents).toBeNull();
+    expect(codes(partial.reasons)).toEqual(['income_unknown', 'applicant_income_unknown']);
+    expect(() => affordability(report(data), { householdIncome: 'sum' as 'report' })).toThrow(
+      /householdIncome must be 'report' or 'sum-of-applicants'/,
+    );
   });
 
   it('an unknown applicant is a reason only when the household falls short', () => {
@@ -247,17 +287,58 @@ describe('affordability', () => {
 
   it('options override the window, threshold and rent', () => {
     const result = affordability(readmeReport, {
+      now: NEXT_DAY,
       window: 'three_month_avg_monthly',
       threshold: 3.5,
       rentCents: 200000,
     });
     // 785040 / 200000 = 3.9252, at least 3.5.
     expect(result.ratio).toBeCloseTo(3.9252, 10);
-    expect(result.sources).toEqual({ rent: 'option', threshold: 'option', window: 'option' });
+    expect(result.sources).toEqual({
+      rent: 'option',
+      threshold: 'option',
+      window: 'option',
+      householdIncome: 'report',
+    });
     expect(result.passed).toBe(true);
     const twelve = affordability(readmeReport, { window: 'twelve_month_avg_monthly' });
     expect(twelve.householdMonthlyIncomeCents).toBeNull();
     expect(codes(twelve.reasons)).toContain('income_unknown');
+  });
+
+  it('checks the age of a report with no now given: the current time is the default', () => {
+    const created = Date.now() - 20 * 24 * 60 * 60 * 1000;
+    const old = {
+      ...readmeReport,
+      data: { ...readmeReport.data, created_at: new Date(created).toISOString() },
+    };
+    // 20 days old, checked against the current time: expired.
+    expect(codes(affordability(old).reasons)).toEqual(['report_expired']);
+    // Created a minute ago: not expired.
+    const fresh = {
+      ...readmeReport,
+      data: { ...readmeReport.data, created_at: new Date(Date.now() - 60_000).toISOString() },
+    };
+    expect(affordability(fresh).passed).toBe(true);
+  });
+
+  it.each([
+    ['a Date', (ms: number) => new Date(ms)],
+    ['epoch milliseconds', (ms: number) => ms],
+    ['a clock', (ms: number) => ({ now: () => ms })],
+    ['a function', (ms: number) => () => ms],
+  ])('takes now as %s', (_form, nowAt) => {
+    // created 2026-01-15T12:00Z; it expires 14 days later, at 2026-01-29T12:00Z.
+    const deadline = Date.parse('2026-01-29T12:00:00.000Z');
+    expect(codes(affordability(readmeReport, { now: nowAt(deadline) }).reasons)).toEqual(['report_expired']);
+    expect(affordability(readmeReport, { now: nowAt(deadline - 1) }).passed).toBe(true);
+  });
+
+  it('refuses a now that is no time, naming the option', () => {
+    expect(() => affordability(readmeReport, { now: 'yesterday' as unknown as number })).toThrow(
+      /affordability: now must be a Date, epoch milliseconds, a clock/,
+    );
+    expect(() => affordability(readmeReport, { now: new Date(Number.NaN) })).toThrow(TypeError);
   });
 
   it('fails an expired report, told directly or by its age', () => {
@@ -295,7 +376,12 @@ describe('affordability', () => {
       }),
     );
     expect(result.threshold).toBe(2.5);
-    expect(result.sources).toEqual({ rent: 'report', threshold: 'default', window: 'report' });
+    expect(result.sources).toEqual({
+      rent: 'report',
+      threshold: 'default',
+      window: 'report',
+      householdIncome: 'report',
+    });
     expect(result.passed).toBe(false);
     expect(codes(result.reasons)).toEqual(['below_threshold']);
   });

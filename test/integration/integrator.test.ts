@@ -286,6 +286,39 @@ describe('applicantGroups.sync with webhooks dropped', () => {
     expect(seen).toEqual([]);
   });
 
+  it.each([
+    ['a clock', () => mock.clock],
+    ['a Date', () => new Date(mock.clock.now())],
+    ['epoch milliseconds', () => mock.clock.now()],
+  ])('takes now as %s, as affordability does: the window is read from it', async (_form, nowOf) => {
+    const names = new Map<string, string>();
+    const group = await client.applicantGroups.create(household('now-forms', 1));
+    names.set(group.id, 'now-forms');
+    mock.clock.advance(15 * DAY);
+    // 15 days on: inside the 16-day window counted from the given now.
+    const seen: string[] = [];
+    for await (const change of client.applicantGroups.sync(store(), { now: nowOf() })) {
+      if (change.group.id === group.id) seen.push(describeChange(change, names));
+    }
+    expect(seen).toEqual(['added now-forms']);
+    // Counted from a now 3 days further on, the group (18 days old) is out of the window.
+    const later = mock.clock.now() + 3 * DAY;
+    const none: string[] = [];
+    for await (const change of client.applicantGroups.sync(store(), { now: later }))
+      if (change.group.id === group.id) none.push(describeChange(change, names));
+    expect(none).toEqual([]);
+  });
+
+  it('refuses a now that is no time before any request, naming the option', async () => {
+    const before = mock.stats.count();
+    const walk = async () => {
+      for await (const _ of client.applicantGroups.sync(store(), { now: 'today' as unknown as number }))
+        void _;
+    };
+    await expect(walk()).rejects.toThrow(/sync: now must be a Date, epoch milliseconds, a clock/);
+    expect(mock.stats.count()).toBe(before);
+  });
+
   it('a group the store saw live that the API no longer finds is skipped, and the pass goes on', async () => {
     const s = store();
     const names = new Map<string, string>();
