@@ -14,6 +14,9 @@ export default defineConfig({
   resolve: {
     alias: {
       'applicant-verification/testing': here('../src/testing/index.ts'),
+      'applicant-verification/schemas': here('../src/schemas/index.ts'),
+      'applicant-verification/households': here('../src/households/index.ts'),
+      'applicant-verification/redis': here('../src/redis/index.ts'),
       'applicant-verification': here('../src/index.ts'),
     },
   },
