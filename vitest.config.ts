@@ -35,6 +35,9 @@ const NOT_IN_NPM_TEST = [
   'test/package/declarations.test.ts',
   'test/fleet/**',
   'test/seams/**',
+  // Real-time fault suites: npm run test:faults (vitest.faults.config.ts).
+  'test/reliability/faults-with-ids.test.ts',
+  'test/reliability/faults-without-ids.test.ts',
 ];
 
 // `npm test`. The type tests (`*.test-d.ts`) are checked by `npm run typecheck`: tsconfig.json
