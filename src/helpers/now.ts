@@ -6,7 +6,14 @@
  */
 
 /** A point in time, or where to read the current one. */
-export type TimeSource = Date | number | { now(): number } | (() => number);
+export type TimeSource =
+  | Date
+  | number
+  | {
+      /** The current time, epoch milliseconds (a clock: the client's, or the mock's). */
+      now(): number;
+    }
+  | (() => number);
 
 /**
  * The epoch milliseconds `time` stands for, read now; `fallback` when it is `undefined`.
