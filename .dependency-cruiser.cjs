@@ -73,10 +73,28 @@ module.exports = {
     {
       name: 'core-imports-no-domain',
       comment:
-        "src/core is the generic HTTP machinery: it imports no resource, schema, client or entry point (and no testing or CLI code). Domain errors (GroupMayHaveBeenCreatedError) are built by the resource's recovery hook, not thrown by core.",
+        'src/core is the generic HTTP machinery: it imports nothing above it (the creates layer, a resource, a schema, the client or an entry point) and no testing or CLI code. It knows nothing of groups: a create that may have reached the server is handed back (MayHaveReachedServerError) to src/creates, which builds the domain errors (GroupMayHaveBeenCreatedError).',
       severity: 'error',
       from: { path: '^src/core/' },
-      to: { path: ['^src/(resources|schemas|testing|cli)/', '^src/(client|index|webhooks)\\.ts$'] },
+      to: {
+        path: [
+          '^src/(creates|resources|schemas|testing|cli|households|redis|webhooks)/',
+          '^src/(client|client-base|index|edge|portable|internal|webhooks)\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'creates-sit-between-core-and-resources',
+      comment:
+        'src/creates (recovery by lookup, createOnce, the create gate, conflicts, the group errors) is built on src/core, the schemas and the pure helpers: it imports no resource (the resources call it), no client or entry point, and no testing or CLI code.',
+      severity: 'error',
+      from: { path: '^src/creates/' },
+      to: {
+        path: [
+          '^src/(resources|testing|cli|households|redis|webhooks|edge)/',
+          '^src/(client|client-base|index|edge|portable|internal)\\.ts$',
+        ],
+      },
     },
     {
       name: 'testing-imports-public-entries-only',

@@ -22,6 +22,8 @@ import { runtimeName } from './core/runtime.js';
 import { KnownSecrets } from './core/secrets.js';
 import { createTokenExchange } from './core/token-exchange.js';
 import { withTokenStore } from './core/token-store.js';
+import { Creates } from './creates/creates.js';
+import { rawRecovery } from './creates/unresolved.js';
 import { ApplicantGroups } from './resources/applicant-groups.js';
 import { Auth } from './resources/auth.js';
 import { OPERATIONS } from './resources/operations.js';
@@ -94,9 +96,16 @@ export class ClientBase {
         'user-agent': `applicant-verification/${VERSION} ${runtimeName()}`,
       },
       secrets,
+      onRateLimitPause: shared ? (until) => publishPause(shared, coordinationKey, until, logger) : undefined,
+    });
+    const creates = new Creates({
+      core,
+      clock,
+      logger,
       coordination: shared ?? processCoordination(origin, clock),
       coordinationKey,
-      onRateLimitPause: shared ? (until) => publishPause(shared, coordinationKey, until, logger) : undefined,
+      origin,
+      options: resolved,
     });
     const tokens: TokenSource = resolved.credentials
       ? new TokenManager(
@@ -110,7 +119,7 @@ export class ClientBase {
             ),
             resolved.coordination,
             resolved.credentials.clientId,
-            core.createBudgetMs(),
+            creates.budgetMs(),
             logger,
           ),
           logger,
@@ -122,17 +131,22 @@ export class ClientBase {
     core.useTokens(tokens);
     this.applicantGroups = new ApplicantGroups(
       core,
+      creates,
       new RentEchoCheck(resolved.apiRentUnit, resolved.rentUnitMismatch, logger),
     );
     this.reports = new Reports(core);
-    this.screeningGroups = new ScreeningGroups(core);
+    this.screeningGroups = new ScreeningGroups(core, creates);
     this.webhooks = new Webhooks(resolved.secretKey);
     this.auth = new Auth(tokens);
     ({
       request: this.request,
       get: this.get,
       post: this.post,
-    } = rawRequestMethods(core, indexOperations(OPERATIONS)));
+    } = rawRequestMethods(
+      (call, lookup) =>
+        call.safety === 'create' ? creates.send(call, rawRecovery(lookup)) : core.execute(call),
+      indexOperations(OPERATIONS),
+    ));
   }
 
   /**

@@ -30,8 +30,6 @@ export {
   BadRequestError,
   ClientClosedError,
   ConflictError,
-  GroupMayHaveBeenCreatedError,
-  GroupNotFoundError,
   InternalServerError,
   NotFoundError,
   PaginationLimitError,
@@ -73,6 +71,17 @@ export {
   TRACE_STEP_CHANNELS,
 } from './core/tracing.js';
 export type { ValidationMode } from './core/validate.js';
+export { CorrelationConflictError } from './creates/correlation-conflict.js';
+export type { CreateOnceOptions, CreateOnceResult } from './creates/create-once.js';
+export type { ApplicantGroupCreateOptions, RentBelowFloorPolicy } from './creates/create-options.js';
+export { GroupMayHaveBeenCreatedError, GroupNotFoundError } from './creates/errors.js';
+export {
+  type HouseholdBody,
+  type HouseholdDifference,
+  type HouseholdGroup,
+  householdDifferences,
+  isSameHousehold,
+} from './creates/household-match.js';
 export {
   type AffordabilityOptions,
   type AffordabilityReason,
@@ -93,9 +102,6 @@ export type {
   WaitOptions,
 } from './resources/applicant-groups.js';
 export type { Auth } from './resources/auth.js';
-export { CorrelationConflictError } from './resources/correlation-conflict.js';
-export type { CreateOnceOptions, CreateOnceResult } from './resources/create-once.js';
-export type { ApplicantGroupCreateOptions, RentBelowFloorPolicy } from './resources/create-options.js';
 export {
   type GroupChange,
   type GroupSnapshot,
@@ -103,13 +109,6 @@ export {
   MemoryGroupStore,
   type SyncOptions,
 } from './resources/group-sync.js';
-export {
-  type HouseholdBody,
-  type HouseholdDifference,
-  type HouseholdGroup,
-  householdDifferences,
-  isSameHousehold,
-} from './resources/household-match.js';
 export { currentHouseholdReport } from './resources/household-report.js';
 export { operationChannelName, TRACED_OPERATIONS, type TracedOperation } from './resources/operations.js';
 export {

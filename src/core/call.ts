@@ -3,7 +3,6 @@
  * (no empty or dot-segment ids), the escape hatch for fields newer than the SDK.
  */
 import type * as z from 'zod';
-import type { CreateRecovery } from './create-recovery.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
 import type { RetrySafety } from './retry.js';
 import type { OperationName } from './tracing.js';
@@ -64,10 +63,11 @@ export interface Call<S extends z.ZodType> {
    */
   callerSchema?: boolean | undefined;
   options?: RequestOptions | undefined;
-  /** `read` retries freely; `create` only when a resend provably cannot duplicate. Default: read for GET. */
+  /**
+   * `read` retries freely; `create` only when a resend provably cannot duplicate, and hands an
+   * attempt that may have reached the server back to the creates layer. Default: read for GET.
+   */
   safety?: RetrySafety;
-  /** For creates: how to recover from an ambiguous failure. */
-  recovery?: CreateRecovery<z.output<S>>;
   /** Whether to send the bearer token (default true for API paths). */
   auth?: boolean;
   /** `bytes` returns the raw body as a Uint8Array instead of parsing JSON. */

@@ -1,8 +1,9 @@
 /**
  * HttpCore: builds each request, sends it through the transport with auth, timeout, retries and
  * pacing, and validates what comes back. Everything resources share lives here, once. The retry
- * decision itself is `retry.ts` (pure), a create's recovery `create-recovery.ts`, and how a call
- * is named in messages `call-context.ts`.
+ * decision itself is `retry.ts` (pure), and how a call is named in messages `call-context.ts`. A
+ * create that may have reached the server is not settled here: the core hands it back
+ * (`reached-server.ts`) to the creates layer (src/creates), which looks it up before any resend.
  */
 import type * as z from 'zod';
 import { abortError, raceAbort } from './abort.js';
@@ -17,11 +18,9 @@ import {
   type PreparedCall,
   searchOf,
 } from './call.js';
-import { CallContext, formatDuration } from './call-context.js';
+import { type CallBudget, CallContext, callBudget, formatDuration } from './call-context.js';
 import type { Clock } from './clock.js';
 import { fastCheck } from './compiled.js';
-import type { Coordination, CoordinationFailurePolicy } from './coordination.js';
-import { lookupBeforeResend, recoverAmbiguousCreate } from './create-recovery.js';
 import { decodeErrorBody, excerpt, oversizeDetail, utf8 } from './error-body.js';
 import {
   APIConnectionError,
@@ -38,17 +37,18 @@ import { checkHeaderValues } from './headers.js';
 import { type Limiter, QueueTimeoutError } from './limiter.js';
 import type { Logger } from './log.js';
 import type { ResolvedOptions } from './options.js';
+import { MayHaveReachedServerError } from './reached-server.js';
 import { maskText } from './redact.js';
 import {
   backoffMs,
-  defaultDeadlineMs,
   failureOf,
   mayHaveReachedServer,
+  type RetrySafety,
   rateLimitPauseMs,
   retryVerdict,
 } from './retry.js';
 import type { KnownSecrets } from './secrets.js';
-import { type CallTrace, RAW_REQUEST_OPERATION, traceCall, traceLookup } from './tracing.js';
+import { type CallTrace, RAW_REQUEST_OPERATION, traceCall } from './tracing.js';
 import {
   describeNetworkError,
   type Transport,
@@ -68,12 +68,10 @@ export type CoreOptions = Pick<
   | 'timeout'
   | 'maxRetries'
   | 'deadline'
-  | 'createGraceWindow'
   | 'maxResponseBytes'
   | 'validation'
   | 'clock'
   | 'defaultHeaders'
-  | 'coordinationFailure'
 >;
 
 /** What the client builds for its core from those options: the parts that are objects, not settings. */
@@ -86,44 +84,15 @@ export interface CoreWiring {
   sdkHeaders: Record<string, string>;
   /** The client's secret key and tokens, scrubbed from whatever server text errors repeat. */
   secrets: KnownSecrets;
-  /** What the client's processes share (create leases, the token exchange, 429 pauses). */
-  coordination: Coordination;
-  /** The key this client coordinates under: its client id (or a stand-in for a static token). */
-  coordinationKey: string;
   /** Called with the end of each client-wide 429 pause (epoch ms), to publish it to the fleet. */
   onRateLimitPause?: ((untilEpochMs: number) => void) | undefined;
 }
 
-/** How long one call may take, from the client's options and the call's own. */
-interface CallLimits {
-  /** Retries after the first attempt. */
-  maxRetries: number;
-  /** Milliseconds per attempt (capped at what a timer takes). */
-  timeout: number;
-  /** The deadline the caller set (call or client), if any: it cuts attempts short. */
-  explicitDeadline: number | undefined;
-  /** The whole call's budget: the explicit deadline, or timeout × attempts plus backoff. */
-  totalMs: number;
-}
-
-/** The one derivation of a call's timeout, retries and deadline (the loop and the lease both read it). */
-function callLimits(client: CoreOptions, options: RequestOptions): CallLimits {
-  const maxRetries = options.maxRetries ?? client.maxRetries;
-  const timeout = Math.min(options.timeout ?? client.timeout, MAX_TIMER_MS);
-  const explicitDeadline = options.deadline ?? client.deadline;
-  return {
-    maxRetries,
-    timeout,
-    explicitDeadline,
-    totalMs: explicitDeadline ?? defaultDeadlineMs(timeout, maxRetries),
-  };
-}
-
 const EMPTY_BODY = Symbol('empty body');
+/** {@link HttpCore.#retryDelay}'s answer for the replay after a 401: at once, not counted as an attempt. */
+const REPLAY_NOW = -1;
 /** The options of a call given none (shared: read, never written). */
 const NO_OPTIONS: RequestOptions = Object.freeze({});
-/** Node timers take at most this many ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function responseInfo(response: TransportResponse, keepCredentials: boolean): ResponseInfo {
   const headers = keepCredentials ? response.headers : safeHeaders(response.headers);
@@ -172,21 +141,6 @@ export class HttpCore {
     return this.#options.clock;
   }
 
-  /** What the client's processes share. */
-  get coordination(): Coordination {
-    return this.#wiring.coordination;
-  }
-
-  /** The key this client coordinates under (its client id). */
-  get coordinationKey(): string {
-    return this.#wiring.coordinationKey;
-  }
-
-  /** Whether `createOnce` goes ahead without its lease when the coordination fails. */
-  get coordinationFailure(): CoordinationFailurePolicy {
-    return this.#options.coordinationFailure;
-  }
-
   /** The base URL's path prefix, without a trailing slash. */
   get basePath(): string {
     return this.#basePath;
@@ -219,56 +173,67 @@ export class HttpCore {
   }
 
   /** Like {@link request}, resolving to `{ data, response }` directly. Published on the call's tracing channel. */
-  execute<S extends z.ZodType>(input: Call<S>): Promise<WithResponse<z.output<S>>> {
-    if (this.#closed) {
-      return Promise.reject(
-        new ClientClosedError(`${input.method} ${maskText(input.pathTemplate ?? input.path)}`),
-      );
-    }
-    const operation = input.operation ?? RAW_REQUEST_OPERATION;
-    const path = input.pathTemplate ?? input.path;
-    return traceCall({ operation, method: input.method, path }, (trace) => this.#run(input, trace));
+  execute<S extends z.ZodType>(call: Call<S>): Promise<WithResponse<z.output<S>>> {
+    return this.traced(call, (trace) => this.#run(call, trace, undefined));
   }
 
-  async #run<S extends z.ZodType>(call: Call<S>, trace: CallTrace): Promise<WithResponse<z.output<S>>> {
+  /**
+   * Runs `run` as the call's span on its operation's tracing channel; a closed client refuses it
+   * before any I/O. The creates layer opens a create's span here, and sends within it through
+   * {@link send}, so a create and its lookups read as one operation.
+   */
+  traced<S extends z.ZodType, T>(call: Call<S>, run: (trace: CallTrace) => Promise<T>): Promise<T> {
+    if (this.#closed) return this.#refuseClosed(call);
+    const operation = call.operation ?? RAW_REQUEST_OPERATION;
+    const path = call.pathTemplate ?? call.path;
+    return traceCall({ operation, method: call.method, path }, run);
+  }
+
+  /**
+   * Sends a call within a span {@link traced} opened, continuing `resumed` (the context a
+   * {@link MayHaveReachedServerError} handed back) when given: the attempts and the deadline go on
+   * from there. A create (`safety: 'create'`) whose attempt may have reached the server rejects
+   * with that error instead of being resent: its caller, the creates layer, decides.
+   */
+  send<S extends z.ZodType>(
+    call: Call<S>,
+    trace: CallTrace,
+    resumed: CallContext | undefined,
+  ): Promise<WithResponse<z.output<S>>> {
+    if (this.#closed) return this.#refuseClosed(call);
+    return this.#run(call, trace, resumed);
+  }
+
+  /** The answer to any call once the client is closed. */
+  #refuseClosed(call: Call<z.ZodType>): Promise<never> {
+    return Promise.reject(
+      new ClientClosedError(`${call.method} ${maskText(call.pathTemplate ?? call.path)}`),
+    );
+  }
+
+  async #run<S extends z.ZodType>(
+    call: Call<S>,
+    trace: CallTrace,
+    resumed: CallContext | undefined,
+  ): Promise<WithResponse<z.output<S>>> {
     const prepared = this.#prepare(call);
-    const recovery =
-      call.recovery?.lookup === undefined
-        ? call.recovery
-        : Object.assign({}, call.recovery, { lookup: traceLookup(call.recovery.lookup, trace) });
     const client = this.#options;
-    const logger = this.#wiring.logger;
     const options = call.options ?? NO_OPTIONS;
     const safety = call.safety ?? (call.method === 'GET' ? 'read' : 'create');
-    const { maxRetries, timeout, explicitDeadline, totalMs } = callLimits(client, options);
-    const context = new CallContext(
-      call.method,
-      () => this.#displayPath(prepared),
-      () => this.#host(prepared),
-      { maxAttempts: maxRetries + 1, totalMs },
-      client.clock,
-    );
+    const budget = callBudget(client, options);
+    const context =
+      resumed ??
+      new CallContext(
+        call.method,
+        () => this.#displayPath(prepared),
+        () => this.#host(prepared),
+        { maxAttempts: budget.maxRetries + 1, totalMs: budget.totalMs },
+        client.clock,
+      );
     const signal = options.signal;
-    const recoveryEnv = {
-      clock: client.clock,
-      logger,
-      signal,
-      timeout,
-      headers: options.headers,
-    };
-    let replayedAfter401 = false;
-    let freeReplay = false;
-    // Whether an earlier attempt may have reached the server: then a create is looked up before any resend.
-    let reachedServer = false;
-    let lastError: unknown;
     for (;;) {
       if (signal?.aborted) throw abortError(signal, context.label);
-      if (safety === 'create' && reachedServer && recovery?.lookup) {
-        const found = await lookupBeforeResend(recovery, context, lastError, recoveryEnv);
-        if (found !== undefined) return this.#recovered(found);
-      }
-      if (freeReplay) freeReplay = false;
-      else context.attempts++;
+      context.startAttempt();
       let token: string | undefined;
       try {
         // A token in hand costs no promise; only an exchange (or a provider) is awaited.
@@ -276,63 +241,85 @@ export class HttpCore {
           ? (this.#tokenInHand() ?? (await this.#token(context, signal)))
           : undefined;
         // A deadline the caller set cuts an attempt short; the default one bounds the waits only.
-        const attemptMs = explicitDeadline === undefined ? timeout : Math.min(timeout, context.remaining());
+        const attemptMs =
+          budget.explicitDeadline === undefined
+            ? budget.timeout
+            : Math.min(budget.timeout, context.remaining());
         const response = await trace.measure(
           context.attempts,
-          this.#attempt(prepared, context, token, timeout, attemptMs),
+          this.#attempt(prepared, context, token, budget.timeout, attemptMs),
         );
         if (response.status >= 200 && response.status < 300) return this.#accept(prepared, response);
         throw this.#statusError(call, context, response);
       } catch (error) {
         if (signal?.aborted) throw abortError(signal, context.label);
-        lastError = error;
-        if (
-          error instanceof AuthenticationError &&
-          token !== undefined &&
-          !replayedAfter401 &&
-          this.#tokens?.canRefresh
-        ) {
-          // One refresh and one replay: the token may have expired in flight.
-          this.#tokens.invalidate(token);
-          replayedAfter401 = true;
-          freeReplay = true;
-          reachedServer = true;
+        const delay = this.#retryDelay(error, token, context, budget, safety);
+        if (delay === REPLAY_NOW) {
           trace.retry(context.attempts, error, 0);
           continue;
         }
-        const failure = failureOf(error);
-        if (!failure) throw error;
-        const verdict = retryVerdict(failure, safety);
-        if (verdict === 'fail') throw error;
-        if (mayHaveReachedServer(failure)) reachedServer = true;
-        if (verdict === 'ambiguous') {
-          // A create without recovery (none of the resources' creates): the failure as it came.
-          if (recovery === undefined) throw error;
-          const grace = options.createGraceWindow ?? client.createGraceWindow;
-          const hardEnd = explicitDeadline === undefined ? Number.POSITIVE_INFINITY : context.deadline;
-          const windowEnd = Math.min(client.clock.now() + grace, hardEnd);
-          return this.#recovered(
-            await recoverAmbiguousCreate(recovery, context, error, windowEnd, hardEnd, recoveryEnv),
-          );
-        }
-        const delay = backoffMs(context.attempts - 1, retryHeadersOf(error), Math.random, client.clock.now());
-        // Out of attempts, a Retry-After beyond the cap, or a wait past the deadline: fail now.
-        if (!context.hasAttemptsLeft() || delay === undefined || delay >= context.remaining()) {
-          const found =
-            safety === 'create' && reachedServer && recovery?.lookup
-              ? await lookupBeforeResend(recovery, context, error, recoveryEnv)
-              : undefined;
-          // A hostile server may have committed the create it refused: return the group if so.
-          if (found !== undefined) return this.#recovered(found);
-          throw error;
-        }
-        logger.warn(
-          `retrying in ${formatDuration(delay)} (attempt ${context.attempts + 1} of ${context.maxAttempts}): ${error instanceof Error ? error.message : String(error)}`,
-        );
+        this.#wiring.logger.warn(context.retryLine(delay, error));
         trace.retry(context.attempts, error, delay);
         await client.clock.sleep(delay, signal);
       }
     }
+  }
+
+  /**
+   * What follows a failed attempt: the wait before the next one, or {@link REPLAY_NOW} (the one
+   * replay after a 401, with a fresh token). Throws when the call ends here: the failure itself,
+   * or, for a create that may have reached the server, a {@link MayHaveReachedServerError}.
+   */
+  #retryDelay(
+    error: unknown,
+    token: string | undefined,
+    context: CallContext,
+    budget: CallBudget,
+    safety: RetrySafety,
+  ): number {
+    if (error instanceof AuthenticationError && token !== undefined && this.#canReplay(context)) {
+      // One refresh and one replay: the token may have expired in flight.
+      this.#tokens?.invalidate(token);
+      context.replayedAfter401 = true;
+      context.freeReplay = true;
+      context.reachedServer = true;
+      if (safety === 'create')
+        throw new MayHaveReachedServerError(error, context, budget, {
+          kind: 'resendable',
+          delayMs: 0,
+          replay: true,
+        });
+      return REPLAY_NOW;
+    }
+    const failure = failureOf(error);
+    if (!failure) throw error;
+    const verdict = retryVerdict(failure, safety);
+    if (verdict === 'fail') throw error;
+    if (mayHaveReachedServer(failure)) context.reachedServer = true;
+    if (verdict === 'ambiguous')
+      throw new MayHaveReachedServerError(error, context, budget, { kind: 'ambiguous' });
+    const delay = backoffMs(
+      context.attempts - 1,
+      retryHeadersOf(error),
+      Math.random,
+      this.#options.clock.now(),
+    );
+    // Out of attempts, a Retry-After beyond the cap, or a wait past the deadline: no resend.
+    const inBudget = context.hasAttemptsLeft() && delay !== undefined && delay < context.remaining();
+    if (safety === 'create' && context.reachedServer) {
+      throw new MayHaveReachedServerError(error, context, budget, {
+        kind: 'resendable',
+        delayMs: inBudget ? delay : undefined,
+        replay: false,
+      });
+    }
+    if (delay === undefined || !inBudget) throw error;
+    return delay;
+  }
+
+  /** Whether a 401 may be replayed once with a fresh token. */
+  #canReplay(context: CallContext): boolean {
+    return !context.replayedAfter401 && this.#tokens?.canRefresh === true;
   }
 
   /** Pauses the whole client (and, through `onRateLimitPause`, its fleet); above the cap, nothing. */
@@ -346,24 +333,6 @@ export class HttpCore {
   pauseUntil(untilEpochMs: number): void {
     const ms = untilEpochMs - this.#options.clock.now();
     if (ms > 0) this.#wiring.limiter.pauseFor(ms);
-  }
-
-  /** The client's default grace window of a create's recovery (ms). */
-  get createGraceWindowMs(): number {
-    return this.#options.createGraceWindow;
-  }
-
-  /**
-   * The longest a create with these options can run (ms): its deadline, its grace window and one
-   * more lookup. A create lease must outlive it.
-   */
-  createBudgetMs(options: RequestOptions = NO_OPTIONS): number {
-    const { timeout, totalMs } = callLimits(this.#options, options);
-    return totalMs + (options.createGraceWindow ?? this.#options.createGraceWindow) + timeout;
-  }
-
-  #recovered<T>(found: T): WithResponse<T> {
-    return { data: found, response: { status: 200, headers: {}, requestId: undefined } };
   }
 
   /** Checks path parameters, query and body before any I/O; the prepared call carries wire values. */

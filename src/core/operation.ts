@@ -6,7 +6,6 @@
  */
 import type * as z from 'zod';
 import type { Call, RequestOptions } from './call.js';
-import type { CreateRecovery } from './create-recovery.js';
 
 /**
  * How a create (a POST that makes something and may email applicants) is settled after an
@@ -63,17 +62,20 @@ export function defineOperation<
 }
 
 /** What a resource method passes besides the descriptor. */
-export interface OperationInput<T> {
+export interface OperationInput {
   /** Values of the path template's `{name}` placeholders, checked and URL-encoded. */
   pathParams?: Record<string, unknown>;
   /** The caller's query (checked by the descriptor's `query` schema). */
   query?: unknown;
   /** The caller's body (checked by the descriptor's `body` schema). */
   body?: unknown;
+  /**
+   * The body was checked already and is the wire body (a create's is checked once, before its
+   * lease is taken): the core sends it as it is.
+   */
+  bodyChecked?: boolean;
   /** Per-call options. */
   options?: RequestOptions | undefined;
-  /** For a create: how this call recovers from an ambiguous failure. */
-  recovery?: CreateRecovery<T>;
 }
 
 /** The core call of one use of `operation`: traced under its name, retried per its method and create policy. */
@@ -84,7 +86,7 @@ export function operationCall<S extends z.ZodType>(
     z.ZodType<Record<string, string>> | undefined,
     z.ZodType | undefined
   >,
-  input: OperationInput<z.output<S>> = {},
+  input: OperationInput = {},
 ): Call<S> {
   return {
     method: operation.method,
@@ -93,11 +95,10 @@ export function operationCall<S extends z.ZodType>(
     query: input.query,
     querySchema: operation.query,
     body: input.body,
-    bodySchema: operation.body,
+    bodySchema: input.bodyChecked === true ? undefined : operation.body,
     schema: operation.response,
     options: input.options,
     safety: operation.method === 'GET' || operation.idempotent === true ? 'read' : 'create',
-    recovery: input.recovery,
     operation: operation.name,
   };
 }

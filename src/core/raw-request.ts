@@ -7,10 +7,9 @@
  * operation's name and path template (no ids); any other under `request`.
  */
 import * as z from 'zod';
-import type { APIPromise } from './api-promise.js';
-import type { UnresolvedCreate } from './create-recovery.js';
-import { RequestOutcomeUnknownError, RequestValidationError, type ValidationIssue } from './errors.js';
-import type { Call, HttpCore, RequestOptions } from './http.js';
+import { APIPromise, type WithResponse } from './api-promise.js';
+import { RequestValidationError, type ValidationIssue } from './errors.js';
+import type { Call, RequestOptions } from './http.js';
 import type { OperationIndex } from './operation.js';
 import { RAW_REQUEST_OPERATION } from './tracing.js';
 
@@ -91,19 +90,6 @@ function pathIssues(path: unknown): ValidationIssue[] {
   return [];
 }
 
-/**
- * A raw request is not a create: whatever its path, an ambiguous failure says only that the
- * request may have reached the server (the caller knows what it was for).
- */
-function outcomeUnknown(failure: UnresolvedCreate): RequestOutcomeUnknownError {
-  const looked = failure.searched ? ` Looked up with your lookup: ${failure.searched}.` : '';
-  return new RequestOutcomeUnknownError(
-    failure.path,
-    failure.cause,
-    `${failure.what} failed after it may have reached the server, so the server may have acted on it; it was not resent.${looked} Pass a lookup to find its result, or idempotent: true when a resend is harmless.`,
-  );
-}
-
 function bodyIssues(method: string, body: unknown): ValidationIssue[] {
   if (body === undefined) return [];
   if (method === 'GET') return [{ path: 'body', message: 'A GET request has no body', code: 'invalid_body' }];
@@ -143,7 +129,6 @@ export function rawCall<S extends z.ZodType>(
     callerSchema: request.schema !== undefined,
     options: request.options,
     safety: isGet || request.idempotent === true ? 'read' : 'create',
-    recovery: { correlationId: undefined, lookup: request.lookup, unresolved: outcomeUnknown },
     operation: declared?.name ?? RAW_REQUEST_OPERATION,
     pathTemplate: declared?.path,
   };
@@ -182,9 +167,18 @@ export interface RawPostMethod {
   (path: string, options?: RawPostOptions): APIPromise<unknown>;
 }
 
-/** The client's raw-request methods, sending through `core`; `operations` names the declared ones in traces. */
+/**
+ * Sends a checked raw call: a read through the core, a POST through the creates layer, where
+ * `lookup` (the caller's) settles a failure that may have reached the server.
+ */
+export type RawSend = <S extends z.ZodType>(
+  call: Call<S>,
+  lookup: (() => Promise<z.output<S> | undefined>) | undefined,
+) => Promise<WithResponse<z.output<S>>>;
+
+/** The client's raw-request methods, sending through `send`; `operations` names the declared ones in traces. */
 export function rawRequestMethods(
-  core: HttpCore,
+  send: RawSend,
   operations?: OperationIndex,
 ): {
   request: RawRequestMethod;
@@ -194,7 +188,7 @@ export function rawRequestMethods(
   function request<S extends z.ZodType>(raw: RawRequest<S> & { schema: S }): APIPromise<z.output<S>>;
   function request(raw: RawRequest): APIPromise<unknown>;
   function request(raw: RawRequest): APIPromise<unknown> {
-    return core.request(rawCall(raw, operations));
+    return new APIPromise(send(rawCall(raw, operations), raw.lookup));
   }
   function get<S extends z.ZodType>(
     path: string,

@@ -1,13 +1,19 @@
 /** Applicant groups: the current interface (docs/wire-contract.md §4.1 to §4.3). */
 import { APIPromise, type WithResponse } from '../core/api-promise.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/batch.js';
-import { GroupNotFoundError } from '../core/errors.js';
 import type { HttpCore, RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
 import { pollUntilSettled } from '../core/poll.js';
 import { exponentialBackoffMs } from '../core/retry.js';
 import { parseRequest } from '../core/validate.js';
+import { gatedCreate } from '../creates/create-gate.js';
+import { type CreateOnceOptions, type CreateOnceResult, createOnce } from '../creates/create-once.js';
+import { type ApplicantGroupCreateOptions, rentFloorApplies } from '../creates/create-options.js';
+import type { Creates } from '../creates/creates.js';
+import { GroupNotFoundError } from '../creates/errors.js';
+import { recoveryLookup } from '../creates/group-lookup.js';
+import { groupCreateRecovery } from '../creates/unresolved.js';
 import {
   type ApplicantGroup,
   type ApplicantGroupCreateParams,
@@ -24,10 +30,6 @@ import {
   type ReportDetail,
 } from '../schemas/reports.js';
 import type { WebhookEvent } from '../schemas/webhooks.js';
-import { gatedCreate } from './create-gate.js';
-import { type CreateOnceOptions, type CreateOnceResult, createOnce } from './create-once.js';
-import { type ApplicantGroupCreateOptions, rentFloorApplies } from './create-options.js';
-import { recoveryLookup } from './group-lookup.js';
 import {
   type GroupChange,
   type GroupStore,
@@ -38,7 +40,7 @@ import {
 import { householdReport } from './household-report.js';
 import { RentEchoCheck } from './rent-echo.js';
 import { Reports } from './reports.js';
-import { APIResource, groupCreateRecovery } from './resource.js';
+import { APIResource } from './resource.js';
 import { changesFromEvent } from './webhook-hints.js';
 
 /** The operations of `client.applicantGroups`, one descriptor each (CONTRIBUTING.md, "A new endpoint"). */
@@ -104,11 +106,20 @@ export function isSettledGroup(group: ApplicantGroup): boolean {
 
 /** `client.applicantGroups`. */
 export class ApplicantGroups extends APIResource {
+  readonly #creates: Creates;
   readonly #rent: RentEchoCheck;
 
-  /** @internal Resources are built by the client; `rent` checks each create's echoed rent. */
-  constructor(core: HttpCore, rent: RentEchoCheck = new RentEchoCheck('dollars', 'refuse', core.logger)) {
+  /**
+   * @internal Resources are built by the client; creates go through `creates`, and `rent` checks
+   * each create's echoed rent.
+   */
+  constructor(
+    core: HttpCore,
+    creates: Creates,
+    rent: RentEchoCheck = new RentEchoCheck('dollars', 'refuse', core.logger),
+  ) {
     super(core);
+    this.#creates = creates;
     this.#rent = rent;
   }
 
@@ -148,9 +159,9 @@ export class ApplicantGroups extends APIResource {
     };
     return new APIPromise(
       gatedCreate(
-        this.core,
+        this.#creates,
         gate,
-        () => this.#send(body, options),
+        (wireBody) => this.#send(body, wireBody, options),
         (created) => created.data.id,
       ),
     );
@@ -161,28 +172,33 @@ export class ApplicantGroups extends APIResource {
     return applicantGroupCreateWireSchema(this.#rent.unit, { rentFloor: rentFloorApplies(options) });
   }
 
-  /** Sends a create (recovery included) without passing the gate: its caller holds the lease. */
+  /**
+   * Sends a create through the creates layer (recovery included) without passing the gate: its
+   * caller holds the lease, and checked `body` once (`wireBody` is what goes on the wire).
+   */
   #send(
     body: ApplicantGroupCreateParams,
+    wireBody: unknown,
     options?: ApplicantGroupCreateOptions,
   ): Promise<WithResponse<ApplicantGroup>> {
     const refusal = this.#rent.refusal();
     if (refusal) return Promise.reject(refusal);
     const correlationId = typeof body?.correlation_id === 'string' ? body.correlation_id : undefined;
     // Only a group of this household created since the call began is this create's result.
-    const startedAt = this.core.clock.now();
+    const startedAt = this.#creates.clock.now();
+    // Checked already, in this client's rent unit: the core sends the body as it is.
     const call = operationCall(applicantGroupOperations.create, {
-      body,
+      body: wireBody,
+      bodyChecked: true,
       options,
-      recovery: groupCreateRecovery(
-        correlationId,
-        correlationId
-          ? recoveryLookup((params, opts) => this.list(params, opts), correlationId, body, startedAt)
-          : undefined,
-      ),
     });
-    // The descriptor declares the default (dollars) body; this client sends in its own unit.
-    const result = this.core.execute(Object.assign({}, call, { bodySchema: this.#bodySchema(options) }));
+    const recovery = groupCreateRecovery(
+      correlationId,
+      correlationId
+        ? recoveryLookup((params, opts) => this.list(params, opts), correlationId, body, startedAt)
+        : undefined,
+    );
+    const result = this.#creates.send(call, recovery);
     // The body passed validation by the time a response exists, so its rent is well formed.
     return result.then((value) => {
       this.#rent.check(rentCentsMeant(body), value.data);
@@ -204,9 +220,10 @@ export class ApplicantGroups extends APIResource {
   createOnce(body: ApplicantGroupCreateParams, options?: CreateOnceOptions): Promise<CreateOnceResult> {
     return createOnce(
       {
-        core: this.core,
+        creates: this.#creates,
         path: applicantGroupOperations.create.path,
-        create: async (createBody, createOptions) => (await this.#send(createBody, createOptions)).data,
+        create: async (createBody, wireBody, createOptions) =>
+          (await this.#send(createBody, wireBody, createOptions)).data,
         bodySchema: (createOptions) => this.#bodySchema(createOptions),
         list: (params, listOptions) => this.list(params, listOptions),
       },
@@ -262,7 +279,7 @@ export class ApplicantGroups extends APIResource {
     const clock = this.core.clock;
     // A group object came from somewhere (a create just now): until it is first listed, the list
     // may lag behind it, for up to the grace window. A bare id gets no such benefit of the doubt.
-    let lagEnd = typeof group === 'string' ? undefined : clock.now() + this.core.createGraceWindowMs;
+    let lagEnd = typeof group === 'string' ? undefined : clock.now() + this.#creates.graceWindowMs;
     const read = async (): Promise<ApplicantGroup> => {
       for (let poll = 0; ; poll++) {
         const found = await this.findById(id, hint, options);

@@ -1,9 +1,12 @@
 /** Screening groups: the earlier interface (docs/wire-contract.md §4.5 to §4.9). */
 import { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../core/http.js';
+import type { HttpCore, RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
 import { parseRequest } from '../core/validate.js';
+import { gatedCreate } from '../creates/create-gate.js';
+import type { Creates } from '../creates/creates.js';
+import { groupCreateRecovery } from '../creates/unresolved.js';
 import { pdfBytesSchema } from '../schemas/pdf.js';
 import {
   type ScreeningGroup,
@@ -20,9 +23,8 @@ import {
   screeningGroupReportUrlSchema,
   screeningReportDataSchema,
 } from '../schemas/screening-reports.js';
-import { gatedCreate } from './create-gate.js';
 import { PDF_DOWNLOAD_OPERATION } from './reports.js';
-import { APIResource, groupCreateRecovery } from './resource.js';
+import { APIResource } from './resource.js';
 
 /** The operations of `client.screeningGroups`, one descriptor each (CONTRIBUTING.md, "A new endpoint"). */
 export const screeningGroupOperations = {
@@ -74,6 +76,14 @@ export const screeningGroupOperations = {
  * correlation-id lookups and typed reports. Kept for accounts that still use screening groups.
  */
 export class ScreeningGroups extends APIResource {
+  readonly #creates: Creates;
+
+  /** @internal Resources are built by the client; creates go through `creates`. */
+  constructor(core: HttpCore, creates: Creates) {
+    super(core);
+    this.#creates = creates;
+  }
+
   /** Lists screening groups, 25 a page. */
   list(params: ScreeningGroupListParams = {}, options?: RequestOptions): PagePromise<ScreeningGroup> {
     return listPages(this.core, {
@@ -103,15 +113,12 @@ export class ScreeningGroups extends APIResource {
       options,
       validate: () => parseRequest(screeningGroupCreateParamsSchema, body, 'Invalid request body'),
     };
-    const send = () =>
-      this.core.execute(
-        operationCall(screeningGroupOperations.create, {
-          body,
-          options,
-          recovery: groupCreateRecovery<ScreeningGroup>(undefined),
-        }),
+    const send = (wireBody: unknown) =>
+      this.#creates.send(
+        operationCall(screeningGroupOperations.create, { body: wireBody, bodyChecked: true, options }),
+        groupCreateRecovery<ScreeningGroup>(undefined),
       );
-    return new APIPromise(gatedCreate(this.core, gate, send, (created) => created.data.id));
+    return new APIPromise(gatedCreate(this.#creates, gate, send, (created) => created.data.id));
   }
 
   /** One screening group by id (404 `NotFoundError` for an unknown id). */

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { HttpCore } from '../../src/core/http.js';
 import { defineOperation, indexOperations, operationCall, pathParamsOf } from '../../src/core/operation.js';
-import { rawRequestMethods } from '../../src/core/raw-request.js';
+import { type RawSend, rawRequestMethods } from '../../src/core/raw-request.js';
 import { channelNameOf, type OperationTraceContext } from '../../src/core/tracing.js';
 import { fetchTransport } from '../../src/core/transport.js';
 import { ResponseValidationError, TRACED_OPERATIONS } from '../../src/index.js';
@@ -98,8 +98,10 @@ describe('a throwaway operation', () => {
     const core = coreAt(server.url);
     const events = traced('widgets.retrieve');
     const raw = traced('request');
-    const known = rawRequestMethods(core, indexOperations([widgetRetrieve]));
-    const unknown = rawRequestMethods(core);
+    // GETs only: the core sends them itself (a POST would go through the creates layer).
+    const send: RawSend = (call) => core.execute(call);
+    const known = rawRequestMethods(send, indexOperations([widgetRetrieve]));
+    const unknown = rawRequestMethods(send);
 
     await expect(known.get('/api/v1/widgets/w%201', { schema: widgetSchema })).resolves.toEqual({
       id: 'w 1',

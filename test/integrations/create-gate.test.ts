@@ -5,6 +5,7 @@
  * clock. Each test combines two of these where users combine them.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { outcomeOfFailure } from '../../src/creates/create-gate.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -19,7 +20,6 @@ import {
   RequestValidationError,
   type VerificationClient,
 } from '../../src/index.js';
-import { outcomeOfFailure } from '../../src/resources/create-gate.js';
 import { createMockServer, createTestClock, type MockServer } from '../../src/testing/index.js';
 import { groupCreateBody, oakCourtBody } from '../support/bodies.js';
 import { around, warningsLogger } from '../support/coordination.js';

@@ -5,12 +5,12 @@
  * clock) and on hostile servers this file writes.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { CLOCK_SKEW_ALLOWANCE_MS } from '../../src/creates/group-lookup.js';
 import {
   type ApplicantGroup,
   GroupMayHaveBeenCreatedError,
   type VerificationClient,
 } from '../../src/index.js';
-import { CLOCK_SKEW_ALLOWANCE_MS } from '../../src/resources/group-lookup.js';
 import { createTestClock, type Fault, type MockServer } from '../../src/testing/index.js';
 import { loadFixture } from '../fixtures/load.js';
 import { groupCreateBody } from '../support/bodies.js';

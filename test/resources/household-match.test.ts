@@ -1,13 +1,13 @@
 /** The one household comparator: emails as a set (case-insensitive), the rent meant in cents, the unit. */
 import { describe, expect, it } from 'vitest';
+// Not public: the wording of CorrelationConflictError and the CLI's conflict message, and the matcher.
+import { describeDifferences, matchesHousehold } from '../../src/creates/household-match.js';
 import {
   type HouseholdBody,
   type HouseholdGroup,
   householdDifferences,
   isSameHousehold,
 } from '../../src/index.js';
-// Not public: the wording of CorrelationConflictError and the CLI's conflict message, and the matcher.
-import { describeDifferences, matchesHousehold } from '../../src/resources/household-match.js';
 import { rentCentsMeant } from '../../src/schemas/rent.js';
 
 const group = {

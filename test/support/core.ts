@@ -2,7 +2,6 @@
 import { StaticTokenSource } from '../../src/core/auth.js';
 import { realClock } from '../../src/core/clock.js';
 import { type CoreOptions, type CoreWiring, HttpCore } from '../../src/core/http.js';
-import { InProcessCoordination } from '../../src/core/in-process-coordination.js';
 import { Limiter } from '../../src/core/limiter.js';
 import { createLogger } from '../../src/core/log.js';
 import { KnownSecrets } from '../../src/core/secrets.js';
@@ -23,12 +22,10 @@ export function bareCore(
       timeout: 5_000,
       maxRetries: 0,
       deadline: undefined,
-      createGraceWindow: 0,
       maxResponseBytes: 1e6,
       validation: 'strict',
       clock: realClock,
       defaultHeaders: {},
-      coordinationFailure: 'refuse',
       ...options,
     },
     {
@@ -36,8 +33,6 @@ export function bareCore(
       limiter: new Limiter(),
       sdkHeaders: {},
       secrets: new KnownSecrets([]),
-      coordination: new InProcessCoordination(),
-      coordinationKey: 'bare-core',
       ...wiring,
     },
   );

@@ -6,8 +6,8 @@
  * start is set six minutes back, as a bin started then would have it.
  */
 import { describe, expect, it } from 'vitest';
+import { CLOCK_SKEW_ALLOWANCE_MS } from '../../src/creates/group-lookup.js';
 import { GroupMayHaveBeenCreatedError, VerificationClient } from '../../src/index.js';
-import { CLOCK_SKEW_ALLOWANCE_MS } from '../../src/resources/group-lookup.js';
 import { startMockBin } from '../../src/testing/bin-main.js';
 import { groupCreateBody } from '../support/bodies.js';
 import { caught } from '../support/exposure.js';

@@ -9,8 +9,7 @@
 import type * as z from 'zod';
 import type { RequestOptions } from '../core/call.js';
 import type { CoordinationFailurePolicy } from '../core/coordination.js';
-import { GroupMayHaveBeenCreatedError, RequestValidationError } from '../core/errors.js';
-import type { HttpCore } from '../core/http.js';
+import { RequestValidationError } from '../core/errors.js';
 import type { PagePromise } from '../core/pagination.js';
 import { exponentialBackoffMs } from '../core/retry.js';
 import { parseRequest } from '../core/validate.js';
@@ -23,6 +22,8 @@ import { rentCentsMeant } from '../schemas/rent.js';
 import { CorrelationConflictError } from './correlation-conflict.js';
 import { type HeldGate, passGate } from './create-gate.js';
 import type { ApplicantGroupCreateOptions } from './create-options.js';
+import type { Creates } from './creates.js';
+import { GroupMayHaveBeenCreatedError } from './errors.js';
 import { groupsUnder, newestGroup } from './group-lookup.js';
 import {
   type HouseholdBody,
@@ -51,10 +52,17 @@ export interface CreateOnceOptions extends ApplicantGroupCreateOptions {
 
 /** What createOnce needs from the resource. */
 export interface CreateOnceDeps {
-  core: HttpCore;
+  creates: Creates;
   path: string;
-  /** Sends the create, recovery included, without passing the gate (createOnce holds its lease). */
-  create(body: ApplicantGroupCreateParams, options?: ApplicantGroupCreateOptions): Promise<ApplicantGroup>;
+  /**
+   * Sends the create, recovery included, without passing the gate (createOnce holds its lease);
+   * `wireBody` is `body` as checked, once, by {@link CreateOnceDeps.bodySchema}.
+   */
+  create(
+    body: ApplicantGroupCreateParams,
+    wireBody: unknown,
+    options: ApplicantGroupCreateOptions,
+  ): Promise<ApplicantGroup>;
   /** The create body's schema under these options (the client's rent unit, the rent floor). */
   bodySchema(options: ApplicantGroupCreateOptions): z.ZodType<unknown, ApplicantGroupCreateParams>;
   list(params: ApplicantGroupListParams, options?: RequestOptions): PagePromise<ApplicantGroup>;
@@ -103,13 +111,13 @@ function asGroup(body: HouseholdBody): HouseholdGroup {
   };
 }
 
-/** Checks the body before any I/O and returns its correlation id. */
-function correlationIdOf(
+/** Checks the body before any I/O (once: the create sends what this returns) and returns its correlation id. */
+function checked(
   body: ApplicantGroupCreateParams,
   schema: z.ZodType<unknown, ApplicantGroupCreateParams>,
-): string {
-  parseRequest(schema, body, 'Invalid request body');
-  if (typeof body.correlation_id === 'string') return body.correlation_id;
+): { correlationId: string; wireBody: unknown } {
+  const wireBody = parseRequest(schema, body, 'Invalid request body');
+  if (typeof body.correlation_id === 'string') return { correlationId: body.correlation_id, wireBody };
   throw new RequestValidationError(
     [
       {
@@ -129,12 +137,14 @@ export function createOnce(
   { coordinationFailure, ...options }: CreateOnceOptions = {},
 ): Promise<CreateOnceResult> {
   let correlationId: string;
+  let wireBody: unknown;
   try {
-    correlationId = correlationIdOf(body, deps.bodySchema(options));
+    ({ correlationId, wireBody } = checked(body, deps.bodySchema(options)));
   } catch (error) {
     return Promise.reject(error);
   }
-  const key = JSON.stringify([deps.core.origin, deps.core.coordinationKey, correlationId]);
+  const { creates } = deps;
+  const key = JSON.stringify([creates.origin, creates.coordinationKey, correlationId]);
   const bodyKey = stableJson({ body, extraBody: options.extraBody });
   const current = running.get(key);
   if (current) {
@@ -147,7 +157,7 @@ export function createOnce(
       ),
     );
   }
-  const policy = coordinationFailure ?? deps.core.coordinationFailure;
+  const policy = coordinationFailure ?? creates.coordinationFailure;
   if (policy !== 'refuse' && policy !== 'continue') {
     return Promise.reject(
       new TypeError(
@@ -155,7 +165,7 @@ export function createOnce(
       ),
     );
   }
-  const promise = new OnceCall(deps, body, correlationId, options, policy).run().finally(() => {
+  const promise = new OnceCall(deps, { body, wireBody, correlationId }, options, policy).run().finally(() => {
     running.delete(key);
   });
   running.set(key, { bodyKey, body, promise });
@@ -170,31 +180,33 @@ export function createOnce(
 class OnceCall {
   readonly #deps: CreateOnceDeps;
   readonly #body: ApplicantGroupCreateParams;
+  /** The body as checked: what the create sends. */
+  readonly #wireBody: unknown;
   readonly #correlationId: string;
   readonly #options: ApplicantGroupCreateOptions;
   readonly #policy: CoordinationFailurePolicy;
 
   constructor(
     deps: CreateOnceDeps,
-    body: ApplicantGroupCreateParams,
-    correlationId: string,
+    household: { body: ApplicantGroupCreateParams; wireBody: unknown; correlationId: string },
     options: ApplicantGroupCreateOptions,
     policy: CoordinationFailurePolicy,
   ) {
     this.#deps = deps;
-    this.#body = body;
-    this.#correlationId = correlationId;
+    this.#body = household.body;
+    this.#wireBody = household.wireBody;
+    this.#correlationId = household.correlationId;
     this.#options = options;
     this.#policy = policy;
   }
 
-  get #core(): HttpCore {
-    return this.#deps.core;
+  get #creates(): Creates {
+    return this.#deps.creates;
   }
 
   run(): Promise<CreateOnceResult> {
     return passGate(
-      this.#core,
+      this.#creates,
       {
         correlationId: this.#correlationId,
         caller: 'createOnce',
@@ -215,7 +227,7 @@ class OnceCall {
         await held.record({ state: 'created', id: found.id });
       return { group: found, created: false };
     }
-    const clock = this.#core.clock;
+    const clock = this.#creates.clock;
     // An unresolved create long past is settled by the lookup above: its group never appeared.
     const settledLongAgo =
       recorded?.state === 'unresolved' && clock.now() - recorded.recordedAt > UNRESOLVED_RECHECK_MS;
@@ -223,7 +235,7 @@ class OnceCall {
       // An earlier create under this id: its group has not shown in the list yet, or nobody knows
       // whether it exists. Either way it is not sent again: wait for it over the grace window that
       // began when it was sent (a holder that died long ago gets one more lookup, no wait).
-      const grace = this.#options.createGraceWindow ?? this.#core.createGraceWindowMs;
+      const grace = this.#options.createGraceWindow ?? this.#creates.graceWindowMs;
       const windowLeft = Math.max(0, grace - Math.max(0, clock.now() - recorded.recordedAt));
       const group = await this.#awaitEarlier(windowLeft);
       if (group) return { group, created: false };
@@ -234,7 +246,7 @@ class OnceCall {
       );
     }
     const group = await held.send(
-      () => this.#deps.create(this.#body, this.#options),
+      () => this.#deps.create(this.#body, this.#wireBody, this.#options),
       (created) => created.id,
     );
     return { group, created: true };
@@ -263,7 +275,7 @@ class OnceCall {
 
   /** Polls the lookup for `windowMs` for the group an earlier holder may have created. */
   async #awaitEarlier(windowMs: number): Promise<ApplicantGroup | undefined> {
-    const clock = this.#core.clock;
+    const clock = this.#creates.clock;
     const end = clock.now() + windowMs;
     for (let poll = 0; ; poll++) {
       const left = end - clock.now();

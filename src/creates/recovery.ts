@@ -6,14 +6,14 @@
  * soon as it appears; otherwise, or if it never appears, the error the resource builds from the
  * {@link UnresolvedCreate} (`GroupMayHaveBeenCreatedError` for groups).
  */
-import { abortError } from './abort.js';
-import type { CallContext } from './call-context.js';
-import { formatDuration } from './call-context.js';
-import type { Clock } from './clock.js';
-import type { Logger } from './log.js';
-import { exponentialBackoffMs } from './retry.js';
+import { abortError } from '../core/abort.js';
+import type { CallContext } from '../core/call-context.js';
+import { formatDuration } from '../core/call-context.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log.js';
+import { exponentialBackoffMs } from '../core/retry.js';
 
-/** Per-lookup settings the core passes: one attempt each, the poll loop is the retry. */
+/** Per-lookup settings the recovery passes: one attempt each, the poll loop is the retry. */
 export interface LookupOptions {
   /** The caller's signal. */
   signal?: AbortSignal | undefined;
@@ -25,7 +25,7 @@ export interface LookupOptions {
   headers?: Record<string, string> | undefined;
 }
 
-/** What the core knows when a create's outcome stays unknown. */
+/** What the recovery knows when a create's outcome stays unknown. */
 export interface UnresolvedCreate {
   /** The path that was posted to. */
   path: string;
@@ -49,7 +49,7 @@ export interface CreateRecovery<T> {
   unresolved(failure: UnresolvedCreate): Error;
 }
 
-/** What the recovery needs from the core. */
+/** What the recovery needs from its call: the clock, the log, and the caller's signal, timeout and headers. */
 export interface RecoveryEnvironment {
   clock: Clock;
   logger: Logger;
@@ -61,11 +61,6 @@ export interface RecoveryEnvironment {
 
 function failureName(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
-}
-
-/** Names the call and how it went: "POST /path on host (2 attempts, 1.2 s)". */
-function callSummary(context: CallContext): string {
-  return `${context.label} (${context.attempts} attempt${context.attempts === 1 ? '' : 's'}, ${formatDuration(context.elapsed())})`;
 }
 
 /** One lookup; errors other than the caller's abort count as "not seen". */
@@ -101,7 +96,7 @@ export async function recoverAmbiguousCreate<T>(
   hardEnd: number,
   env: RecoveryEnvironment,
 ): Promise<T> {
-  const what = callSummary(context);
+  const what = context.summary();
   const correlationId = recovery.correlationId;
   const lookup = recovery.lookup;
   if (!lookup) throw recovery.unresolved({ path: context.path, correlationId, cause, what });
@@ -151,7 +146,7 @@ export async function lookupBeforeResend<T>(
   env: RecoveryEnvironment,
 ): Promise<T | undefined> {
   const lookup = recovery.lookup;
-  // Stryker disable next-line ConditionalExpression: the core calls this only when there is a lookup (http.ts); the guard narrows the type
+  // Stryker disable next-line ConditionalExpression: the loop calls this only when there is a lookup (send.ts); the guard narrows the type
   if (!lookup) return undefined;
   const { found, error } = await lookOnce(
     lookup,
@@ -170,7 +165,7 @@ export async function lookupBeforeResend<T>(
     path: context.path,
     correlationId: recovery.correlationId,
     cause,
-    what: callSummary(context),
+    what: context.summary(),
     searched: `the lookup before resending failed (${failureName(error)})`,
   });
 }

@@ -5,11 +5,11 @@
  * since the call began (less a clock-skew allowance). The newest wins.
  */
 import type { RequestOptions } from '../core/call.js';
-import type { LookupOptions } from '../core/create-recovery.js';
 import type { PagePromise } from '../core/pagination.js';
 import { toDate } from '../helpers/dates.js';
 import type { ApplicantGroup, ApplicantGroupListParams } from '../schemas/applicant-groups.js';
 import { type HouseholdBody, householdDifferences, isSameHousehold } from './household-match.js';
+import type { LookupOptions } from './recovery.js';
 
 /**
  * How far the API's clock may run behind this process's (ms): a group created up to this long

@@ -9,6 +9,8 @@
  * The lease's waits read the client's clock; its expiry is the coordination's (docs/safe-creates.md,
  * "Which clock").
  */
+
+import type { RequestOptions } from '../core/call.js';
 import type {
   CoordinationFailurePolicy,
   CreateLease,
@@ -16,14 +18,10 @@ import type {
   CreateOutcomeRecord,
   HeldCreateLease,
 } from '../core/coordination.js';
-import {
-  APIConnectionError,
-  APIError,
-  GroupMayHaveBeenCreatedError,
-  RequestValidationError,
-} from '../core/errors.js';
-import type { HttpCore, RequestOptions } from '../core/http.js';
+import { APIConnectionError, APIError, RequestValidationError } from '../core/errors.js';
 import { exponentialBackoffMs } from '../core/retry.js';
+import type { Creates } from './creates.js';
+import { GroupMayHaveBeenCreatedError } from './errors.js';
 
 /** The longest pause between two tries of a lease another holder has (ms). */
 const LEASE_POLL_MAX_MS = 1_000;
@@ -76,47 +74,51 @@ export interface GatedCreate {
   path: string;
   /** The create's options. */
   options: RequestOptions | undefined;
-  /** Checks the body (throws `RequestValidationError`): bad input never reaches the coordination. */
-  validate(): void;
+  /**
+   * Checks the body (throws `RequestValidationError`) and returns it as it goes on the wire: bad
+   * input never reaches the coordination, and the body is checked once.
+   */
+  validate(): unknown;
 }
 
 /**
- * A create's pass through the gate: checks the body, takes the lease (waiting for a concurrent
- * create of the same id), sends, records, releases. Without a correlation id, `send` runs as it
- * is. A lease held by another for the whole wait ends in `GroupMayHaveBeenCreatedError`.
+ * A create's pass through the gate: checks the body (once: `send` gets it as it goes on the wire),
+ * takes the lease (waiting for a concurrent create of the same id), sends, records, releases.
+ * Without a correlation id, `send` runs as it is. A lease held by another for the whole wait ends
+ * in `GroupMayHaveBeenCreatedError`.
  */
 export async function gatedCreate<T>(
-  core: HttpCore,
+  creates: Creates,
   create: GatedCreate,
-  send: () => Promise<T>,
+  send: (wireBody: unknown) => Promise<T>,
   idOf: (created: T) => string,
 ): Promise<T> {
   const { correlationId, caller, path } = create;
-  if (correlationId === undefined) return send();
-  create.validate();
+  const wireBody = create.validate();
+  if (correlationId === undefined) return send(wireBody);
   const pass: GatePass = {
     correlationId,
     leaseKey: create.leaseKey,
     caller,
     options: create.options ?? {},
-    policy: core.coordinationFailure,
+    policy: creates.coordinationFailure,
     heldThroughout: (reason) =>
       new GroupMayHaveBeenCreatedError(path, correlationId, undefined, `${caller} (POST ${path})`, reason),
   };
-  return passGate(core, pass, (held) => held.send(send, idOf));
+  return passGate(creates, pass, (held) => held.send(() => send(wireBody), idOf));
 }
 
 /** The lease a create holds, and its records. */
 export class HeldGate {
-  readonly #core: HttpCore;
+  readonly #creates: Creates;
   readonly #pass: GatePass;
   /** `undefined` when the coordination failed and the policy let the create go on without it. */
   readonly lease: CreateLease | undefined;
   #warned = false;
 
   /** @internal Built by {@link passGate}. */
-  constructor(core: HttpCore, pass: GatePass, lease: CreateLease | undefined) {
-    this.#core = core;
+  constructor(creates: Creates, pass: GatePass, lease: CreateLease | undefined) {
+    this.#creates = creates;
     this.#pass = pass;
     this.lease = lease;
   }
@@ -125,7 +127,7 @@ export class HeldGate {
   warn(problem: string): void {
     if (this.#warned) return;
     this.#warned = true;
-    this.#core.logger.warn(
+    this.#creates.logger.warn(
       `${this.#pass.caller} (correlation_id "${this.#pass.correlationId}"): ${problem}.`,
     );
   }
@@ -133,7 +135,7 @@ export class HeldGate {
   /** The outcome an earlier holder recorded; with `'continue'`, a failing read counts as none. */
   async readOutcome(): Promise<CreateOutcomeRecord | undefined> {
     if (!this.lease) return undefined;
-    const { coordination, coordinationKey } = this.#core;
+    const { coordination, coordinationKey } = this.#creates;
     try {
       return await coordination.readCreateOutcome(coordinationKey, leaseKeyOf(this.#pass));
     } catch (error) {
@@ -149,7 +151,7 @@ export class HeldGate {
   async record(outcome: CreateOutcome): Promise<void> {
     if (!this.lease) return;
     try {
-      await this.#core.coordination.recordCreateOutcome(this.lease, outcome);
+      await this.#creates.coordination.recordCreateOutcome(this.lease, outcome);
     } catch (error) {
       this.warn(`the create's outcome could not be recorded (${describe(error)})`);
     }
@@ -176,7 +178,7 @@ export class HeldGate {
   /** Gives the lease back; a failing release is logged (the lease lapses on its own). */
   async release(): Promise<void> {
     if (!this.lease) return;
-    await this.#core.coordination.releaseCreateLease(this.lease).catch((error: unknown) => {
+    await this.#creates.coordination.releaseCreateLease(this.lease).catch((error: unknown) => {
       this.warn(`the create lease could not be released (${describe(error)}); it lapses on its own`);
     });
   }
@@ -187,11 +189,11 @@ export class HeldGate {
  * has it (up to the lease's time to live: twice the create's budget), and releases it after.
  */
 export async function passGate<T>(
-  core: HttpCore,
+  creates: Creates,
   pass: GatePass,
   task: (held: HeldGate) => Promise<T>,
 ): Promise<T> {
-  const held = await acquire(core, pass);
+  const held = await acquire(creates, pass);
   try {
     return await task(held);
   } finally {
@@ -210,10 +212,10 @@ function holderText(held: HeldCreateLease | undefined): string {
  * failed and the policy is `'continue'`, but only if no other holder was seen: a lease held by
  * another process is never bypassed.
  */
-async function acquire(core: HttpCore, pass: GatePass): Promise<HeldGate> {
-  const { coordination, coordinationKey, clock } = core;
+async function acquire(creates: Creates, pass: GatePass): Promise<HeldGate> {
+  const { coordination, coordinationKey, clock } = creates;
   // The lease outlives a lookup and the whole create, grace window included.
-  const ttl = 2 * core.createBudgetMs(pass.options);
+  const ttl = 2 * creates.budgetMs(pass.options);
   const waitEnd = clock.now() + ttl;
   let told = false;
   for (let poll = 0; ; poll++) {
@@ -222,7 +224,7 @@ async function acquire(core: HttpCore, pass: GatePass): Promise<HeldGate> {
       lease = await coordination.acquireCreateLease(coordinationKey, leaseKeyOf(pass), ttl);
     } catch (error) {
       if (pass.policy === 'refuse' || poll > 0) throw error;
-      const held = new HeldGate(core, pass, undefined);
+      const held = new HeldGate(creates, pass, undefined);
       held.warn(
         `the coordination failed (${describe(error)}); creating without the lease (coordinationFailure: 'continue'), so another process may send the same create`,
       );
@@ -231,11 +233,11 @@ async function acquire(core: HttpCore, pass: GatePass): Promise<HeldGate> {
     if (lease) {
       const dead = lease.takenOverFrom;
       if (dead) {
-        core.logger.warn(
+        creates.logger.warn(
           `${pass.caller} (correlation_id "${pass.correlationId}"): took over the create lease from process ${dead.pid} on ${dead.host}, which no longer runs; a create it had sent counts as unresolved from when it was sent, and is looked up, not resent.`,
         );
       }
-      return new HeldGate(core, pass, lease);
+      return new HeldGate(creates, pass, lease);
     }
     const left = waitEnd - clock.now();
     if (left <= 0)
@@ -247,7 +249,7 @@ async function acquire(core: HttpCore, pass: GatePass): Promise<HeldGate> {
       const held = await coordination
         .describeCreateLease?.(coordinationKey, pass.correlationId)
         .catch(() => undefined);
-      core.logger.warn(
+      creates.logger.warn(
         `${pass.caller} (correlation_id "${pass.correlationId}"): waiting for the create lease, held by ${holderText(held)}; it creates nothing meanwhile.`,
       );
     }
