@@ -50,7 +50,7 @@ module.exports = {
         'Everything the edge entry loads imports no Node built-in and no undici at run time (types are fine): Node-only facilities are reached through process.getBuiltinModule, and only the files named here load them.',
       severity: 'error',
       from: {
-        path: '^src/(core|webhooks|resources|schemas|helpers|edge)/|^src/(client-base|edge)\\.ts$',
+        path: '^src/(core|creates|webhooks|resources|schemas|helpers|edge)/|^src/(client-base|edge)\\.ts$',
         pathNot: [
           '^src/core/(node-connector|undici-modules|undici-transport|dispatcher|file-token-store|file-coordination)\\.ts$',
           '^src/webhooks/adapters/(express|fastify)\\.ts$',

@@ -3,8 +3,10 @@
  * timeout or reset after the request was written, a 5xx, an unreadable body): it is never sent
  * again. With a lookup (a `correlation_id`), the SDK polls the lookup with backoff over a grace
  * window, because a slow commit or a lagging list shows the group late, and returns the group as
- * soon as it appears; otherwise, or if it never appears, the error the resource builds from the
- * {@link UnresolvedCreate} (`GroupMayHaveBeenCreatedError` for groups).
+ * soon as it appears; otherwise, or if it never appears, the error the create's recovery builds
+ * from the {@link UnresolvedCreate} (`unresolved.ts`: `GroupMayHaveBeenCreatedError` for groups).
+ * Before a create is sent again after a refusal that reached the server, one lookup
+ * ({@link lookupBeforeResend}). The loop that calls these is `creates.ts`.
  */
 import { abortError } from '../core/abort.js';
 import type { CallContext } from '../core/call-context.js';
@@ -45,7 +47,7 @@ export interface CreateRecovery<T> {
   correlationId: string | undefined;
   /** Looks the object up; `undefined` when it is not (yet) there. Absent when no lookup is possible. */
   lookup?: ((options: LookupOptions) => Promise<T | undefined>) | undefined;
-  /** The error thrown when the outcome stays unknown: the resource names its own domain. */
+  /** The error thrown when the outcome stays unknown (`unresolved.ts`): each kind of create names its own domain. */
   unresolved(failure: UnresolvedCreate): Error;
 }
 
