@@ -9,16 +9,14 @@ import { z } from 'zod';
 import type { Call, HttpCore } from '../../src/core/http.js';
 import { MayHaveReachedServerError } from '../../src/core/reached-server.js';
 import { fetchTransport } from '../../src/core/transport.js';
-import { InternalServerError, RateLimitError, VerificationClient } from '../../src/index.js';
+import { InternalServerError, RateLimitError } from '../../src/index.js';
 import { groupCreateBody } from '../support/bodies.js';
 import { type RecordingClock, recordingClock } from '../support/clock.js';
 import { bareCore } from '../support/core.js';
 import {
-  authRoute,
-  CLIENT_ID,
   closeAfterEach,
   type Route,
-  SECRET_KEY,
+  serverWithClient,
   startServer,
   type TestServer,
 } from '../support/http-server.js';
@@ -114,6 +112,8 @@ describe('the core hands back a create that may have reached the server', () => 
 });
 
 describe("a create's body is checked once", () => {
+  const withClient = serverWithClient({ maxRetries: 0, createGraceWindow: 0 });
+
   /** A create body whose `decision_maker_display_name` counts its reads. */
   function countingBody(correlationId: string) {
     const body = groupCreateBody('ana.silva@example.com', correlationId);
@@ -133,22 +133,9 @@ describe("a create's body is checked once", () => {
     ['with a correlation id (through the create gate)', 'checked-once'],
     ['without one', undefined],
   ])('%s', async (_, correlationId) => {
-    const server = track(
-      await startServer({
-        'POST /api/v1/tenants/auth': authRoute(),
-        'POST /api/v1/applicant_groups': () => ({ status: 500, body: {} }),
-      }),
-    );
-    const client = track(
-      new VerificationClient({
-        baseURL: server.url,
-        clientId: CLIENT_ID,
-        secretKey: SECRET_KEY,
-        logLevel: 'off',
-        maxRetries: 0,
-        createGraceWindow: 0,
-      }),
-    );
+    const { server, client } = await withClient({
+      'POST /api/v1/applicant_groups': () => ({ status: 500, body: {} }),
+    });
     const { body, reads } = countingBody(correlationId ?? 'unused');
     if (correlationId === undefined) delete body.correlation_id;
     await client.applicantGroups.create(body).catch(() => undefined);
