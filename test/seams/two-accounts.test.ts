@@ -5,12 +5,13 @@
  * invitations sent once, its own journal and results log; neither account sees the other's
  * groups. Bin and command line run bundled, as the package ships them.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildBin, correlationIds, REPO, tempDir, writeHouseholds } from '../cli/helpers.js';
 import { bundleForNode, removeBundle } from '../support/bundle.js';
+import { startMockBinProcess, stopMockBinProcess } from './mock-bin.js';
 
 const HOUSEHOLDS = 12;
 const NORTH = { clientId: 'landlord-north', secretKey: 'north:secret' };
@@ -28,26 +29,6 @@ afterAll(() => {
   if (mockBin) removeBundle(mockBin);
   if (cliBin) removeBundle(cliBin);
 });
-
-/** Starts the mock bin and resolves with its URL once it printed its export lines. */
-async function startMock(
-  args: string[],
-): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [mockBin, '--port', '0', ...args], {
-    env: { PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.setEncoding('utf8');
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: string) => {
-      output += chunk;
-      if (output.includes('VERIFICATION_SECRET_KEY=')) resolve();
-    });
-    child.once('exit', () => reject(new Error(`the mock bin exited early: ${output}`)));
-  });
-  return { url: /export VERIFICATION_BASE_URL=(\S+)/.exec(output)?.[1] ?? '', child, output: () => output };
-}
 
 /** Runs the command line to its end in a process of its own. */
 function runCliProcess(
@@ -86,7 +67,7 @@ async function control(url: string, path: string, body?: unknown): Promise<unkno
 
 describe('two accounts on one mock bin', () => {
   it('two profiles create from one CSV at once: each account gets every household once, apart from the other', async () => {
-    const mock = await startMock([
+    const mock = await startMockBinProcess(mockBin, [
       '--seed',
       '37',
       '--page-size',
@@ -172,9 +153,7 @@ describe('two accounts on one mock bin', () => {
           .sort(),
       ).toEqual([`households.${NORTH.clientId}.journal.jsonl`, `households.${SOUTH.clientId}.journal.jsonl`]);
     } finally {
-      const exited = new Promise((resolve) => mock.child.once('exit', resolve));
-      mock.child.kill('SIGTERM');
-      await exited;
+      await stopMockBinProcess(mock.child);
     }
   });
 });
