@@ -127,6 +127,17 @@ describe('--profile and VERIFICATION_PROFILE', () => {
     expect(listIds(result.stdout)).toEqual([north]);
   });
 
+  it('a profile whose secret the API refuses exits 5, pointing at the profile', async () => {
+    const profiles = {
+      profiles: { north: { baseURL: mock.url, clientId: NORTH.clientId, secretKey: SOUTH.secretKey } },
+    };
+    const result = await run(['groups', 'list', '--profile', 'north'], {
+      XDG_CONFIG_HOME: configHome(profiles),
+    });
+    expect(result.code).toBe(5);
+    expect(result.stderr).toContain('or the --profile / VERIFICATION_PROFILE used');
+  });
+
   it('refuses two accounts named at once, by flags or by the environment', async () => {
     const env = { XDG_CONFIG_HOME: configHome(standardProfiles()) };
     const exchanges = mock.stats.count('POST /api/v1/tenants/auth');
