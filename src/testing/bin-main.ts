@@ -11,7 +11,7 @@ import { createMockServer, type MockServer } from './server.js';
 const USAGE = [
   'Usage: applicant-verification-mock [--port 4010] [--seed 1] [--page-size 25] [--host 127.0.0.1]',
   '                                   [--client-id ID] [--secret-key KEY] [--api-rent-unit dollars|cents]',
-  '                                   [--now TIME] [--frozen] [--account ID:SECRET ...]',
+  '                                   [--now TIME] [--frozen]',
   '--now sets where the mock clock starts (ISO date-time or epoch ms); default: the real current time.',
   'The clock ticks with real time from there; --frozen holds it still (it then moves only through',
   'POST /__mock/clock/advance). GET /__mock/clock reads it.',
@@ -90,10 +90,10 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
       host: { type: 'string' },
       'client-id': { type: 'string' },
       'secret-key': { type: 'string' },
+      account: { type: 'string', multiple: true },
       'api-rent-unit': { type: 'string' },
       now: { type: 'string' },
       frozen: { type: 'boolean' },
-      account: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -107,14 +107,13 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
   if (accounts !== undefined && (values['client-id'] !== undefined || values['secret-key'] !== undefined))
     throw new Error(`--account cannot be combined with --client-id or --secret-key\n${USAGE}`);
   // With --account, the environment's single pair is not used: the accounts are all given.
-  const clientId =
-    accounts === undefined
-      ? (nonEmpty(values['client-id']) ?? nonEmpty(io.env.VERIFICATION_MOCK_CLIENT_ID))
-      : accounts[0]?.clientId;
-  const secretKey =
-    accounts === undefined
-      ? (nonEmpty(values['secret-key']) ?? nonEmpty(io.env.VERIFICATION_MOCK_SECRET_KEY))
-      : accounts[0]?.secretKey;
+  const single = accounts === undefined;
+  const clientId = single
+    ? (nonEmpty(values['client-id']) ?? nonEmpty(io.env.VERIFICATION_MOCK_CLIENT_ID))
+    : undefined;
+  const secretKey = single
+    ? (nonEmpty(values['secret-key']) ?? nonEmpty(io.env.VERIFICATION_MOCK_SECRET_KEY))
+    : undefined;
   const rentUnit = values['api-rent-unit'] ?? 'dollars';
   if (rentUnit !== 'dollars' && rentUnit !== 'cents') {
     throw new Error(`--api-rent-unit must be dollars or cents, got "${rentUnit}"\n${USAGE}`);
@@ -129,17 +128,14 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
     // A bin runs for minutes or days: a clock stuck at its start would stamp every group with the
     // start-up time, which clients (create recovery among them) would read as long past.
     ticking: values.frozen === true ? false : (io.elapsedMs ?? true),
-    ...(accounts !== undefined
-      ? { accounts }
-      : {
-          ...(clientId === undefined ? {} : { clientId }),
-          ...(secretKey === undefined ? {} : { secretKey }),
-        }),
+    ...(clientId === undefined ? {} : { clientId }),
+    ...(secretKey === undefined ? {} : { secretKey }),
+    ...(accounts === undefined ? {} : { accounts }),
   });
   if (!isLoopback(host)) {
     const defaults = [
-      clientId === undefined ? `client id "${DEFAULT_CLIENT_ID}"` : undefined,
-      secretKey === undefined ? `secret key "${DEFAULT_SECRET_KEY}"` : undefined,
+      single && clientId === undefined ? `client id "${DEFAULT_CLIENT_ID}"` : undefined,
+      single && secretKey === undefined ? `secret key "${DEFAULT_SECRET_KEY}"` : undefined,
     ].filter((part) => part !== undefined);
     io.err(
       [
@@ -151,11 +147,12 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
       ].join('\n'),
     );
   }
-  // A secret key the user chose is theirs: it is not echoed back.
-  const shownSecret = secretKey === undefined ? mock.secretKey : '<the secret key you set>';
+  // A secret key the user chose (with --account too) is theirs: it is not echoed back.
+  const defaultSecret = single && secretKey === undefined;
+  const shownSecret = defaultSecret ? mock.secretKey : '<the secret key you set>';
   io.out(`Mock Applicant Verification API listening on ${mock.url}`);
   io.out(`  control API: ${mock.controlUrl} (reset, outbox, applicants, clock, reports, faults, deliveries)`);
-  if (accounts === undefined) {
+  if (single) {
     io.out(`  client id:   ${mock.clientId}`);
     io.out(`  secret key:  ${shownSecret}`);
   } else {
@@ -170,9 +167,7 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
   io.out('');
   io.out(`export VERIFICATION_BASE_URL=${mock.url}`);
   io.out(`export VERIFICATION_CLIENT_ID=${mock.clientId}`);
-  io.out(
-    `export VERIFICATION_SECRET_KEY=${secretKey === undefined ? mock.secretKey : "'<the secret key you set>'"}`,
-  );
+  io.out(`export VERIFICATION_SECRET_KEY=${defaultSecret ? mock.secretKey : "'<the secret key you set>'"}`);
 
   return mock;
 }

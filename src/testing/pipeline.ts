@@ -30,6 +30,11 @@ export interface RouteRequest {
   body: string;
   /** The fault this request took, if any: routes that create groups apply a list lag. */
   fault?: Fault | undefined;
+  /**
+   * Client id of the account the request's valid token belongs to: set for the routes behind a
+   * token (routes.ts), which show that account's records only. Unset elsewhere.
+   */
+  account?: string | undefined;
 }
 
 /** A route's handler. */

@@ -66,7 +66,7 @@ function searchText(group: ApplicantGroupRecord): string {
 }
 
 /**
- * GET /api/v1/applicant_groups, the groups of the caller's `account` only: `search` (case-insensitive substring of applicant names and
+ * GET /api/v1/applicant_groups: `search` (case-insensitive substring of applicant names and
  * emails, property name and address, decision maker name), `statuses` (comma-separated),
  * `correlation_id` (exact), `created_after` / `created_before` (Unix seconds, exclusive), `page`.
  */
@@ -90,6 +90,7 @@ export function queryApplicantGroups(
   const correlationId = query.get('correlation_id');
 
   const matching = store.applicantGroups.filter((group) => {
+    // The caller's account's groups only: another account's are never listed.
     if (group.account !== account || !store.isListed(group.id)) return false;
     const seconds = group.createdAt / 1000;
     if (after !== undefined && !(seconds > after)) return false;

@@ -7,7 +7,7 @@ import type { TokenAuthority, TokenProblem } from './auth.js';
 import type { MockContext } from './context.js';
 import { createApplicantGroup, createScreeningGroup } from './create.js';
 import { renderReportPdf } from './pdf.js';
-import type { Route, RouteRequest } from './pipeline.js';
+import type { Route, RouteHandler, RouteRequest } from './pipeline.js';
 import { queryApplicantGroups, queryScreeningGroups } from './queries.js';
 import { checkPdfLink, mintPdfUrl, PDF_PATH_PREFIX } from './reports.js';
 import { errorResponse, jsonResponse } from './responses.js';
@@ -56,17 +56,15 @@ export function readJson(text: string): JsonBody {
   }
 }
 
+// The record if it belongs to `account`: another account's record is answered for exactly as an
+// unknown id is, so an id never tells one account what another holds. A request without an
+// account (none of the routes behind a token) sees nothing.
+const ownedBy = <T extends { account: string }>(record: T | undefined, account = ''): T | undefined =>
+  record !== undefined && record.account === account ? record : undefined;
+
 function param(params: RouteRequest['params'], name: string): string {
   return params[name] ?? '';
 }
-
-/** A route behind a token: it gets the client id of the account the token belongs to. */
-type AuthedRoute = (input: RouteRequest, account: string) => Promise<Response> | Response;
-
-// The record if it belongs to `account`: another account's record is answered for exactly as an
-// unknown id is, so an id never tells one account what another holds.
-const ownedBy = <T extends { account: string }>(record: T | undefined, account: string): T | undefined =>
-  record?.account === account ? record : undefined;
 
 /** Builds the API routes of one mock. */
 export function createApiRoutes(context: MockContext, tokens: TokenAuthority): Route[] {
@@ -75,14 +73,14 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
   // Wraps a route that needs a valid access token (both families: the vendor's documentation leaves the screening
   // family's auth open, and one scheme for all is what a client can rely on).
   const authed =
-    (route: AuthedRoute) =>
+    (route: RouteHandler) =>
     async (input: RouteRequest): Promise<Response> => {
       const checked = await tokens.check(input.request.headers.get('authorization'));
       if (!checked.ok)
         return errorResponse(401, TOKEN_MESSAGES[checked.problem], {
           code: checked.problem === 'expired' ? 'token_expired' : 'unauthorized',
         });
-      return route(input, checked.account);
+      return route({ ...input, account: checked.account });
     };
 
   const auth = async ({ body: text }: RouteRequest): Promise<Response> => {
@@ -108,7 +106,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     });
   };
 
-  const listApplicantGroups = ({ url }: RouteRequest, account: string): Response => {
+  const listApplicantGroups = ({ url, account = '' }: RouteRequest): Response => {
     const result = queryApplicantGroups(store, url.searchParams, context.pageSize, account);
     if (!result.ok) return errorResponse(400, 'Invalid query parameters', { fields: result.fields });
     const now = clock.now();
@@ -127,7 +125,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     );
   };
 
-  const createApplicantGroupRoute = ({ body: text, fault }: RouteRequest, account: string): Response => {
+  const createApplicantGroupRoute = ({ body: text, fault, account = '' }: RouteRequest): Response => {
     const body = readJson(text);
     if (!body.ok) return body.response;
     const parsed = validate(applicantGroupCreateSchema, body.value);
@@ -153,7 +151,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     return jsonResponse(serializeApplicantGroup(group, clock.now()));
   };
 
-  const listReports = ({ params }: RouteRequest, account: string): Response => {
+  const listReports = ({ params, account }: RouteRequest): Response => {
     const id = param(params, 'id');
     if (!ownedBy(store.applicantGroup(id), account))
       return errorResponse(404, `Applicant group ${id} not found`);
@@ -164,7 +162,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     });
   };
 
-  const getReport = ({ params }: RouteRequest, account: string): Response => {
+  const getReport = ({ params, account }: RouteRequest): Response => {
     const id = param(params, 'id');
     const report = ownedBy(store.report(id), account);
     if (!report) return errorResponse(404, `Report ${id} not found`);
@@ -176,7 +174,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     return jsonResponse(serializeReportDetail(report, mintPdfUrl(context, report.id)));
   };
 
-  const listScreeningGroups = ({ url }: RouteRequest, account: string): Response => {
+  const listScreeningGroups = ({ url, account = '' }: RouteRequest): Response => {
     const result = queryScreeningGroups(store, url.searchParams, account);
     if (!result.ok) return errorResponse(400, 'Invalid query parameters', { fields: result.fields });
     const now = clock.now();
@@ -186,7 +184,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     });
   };
 
-  const createScreeningGroupRoute = ({ body: text, fault }: RouteRequest, account: string): Response => {
+  const createScreeningGroupRoute = ({ body: text, fault, account = '' }: RouteRequest): Response => {
     const body = readJson(text);
     if (!body.ok) return body.response;
     const parsed = validate(screeningGroupCreateSchema, body.value);
@@ -208,8 +206,8 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
 
   // The earlier family's report: 404 until a screening completes, 410 once it expired.
   const screeningReport =
-    (answer: (group: ScreeningGroupRecord) => Response): AuthedRoute =>
-    ({ params }, account) => {
+    (answer: (group: ScreeningGroupRecord) => Response) =>
+    ({ params, account }: RouteRequest): Response => {
       const id = param(params, 'id');
       const group = ownedBy(store.screeningGroup(id), account);
       if (!group) return errorResponse(404, `Screening group ${id} not found`);
@@ -226,7 +224,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
       return answer(group);
     };
 
-  const retrieveScreeningGroup = ({ params }: RouteRequest, account: string): Response => {
+  const retrieveScreeningGroup = ({ params, account }: RouteRequest): Response => {
     const id = param(params, 'id');
     const group = ownedBy(store.screeningGroup(id), account);
     if (!group) return errorResponse(404, `Screening group ${id} not found`);
