@@ -51,7 +51,7 @@ export class InterruptedError extends Error {
 
 /** What a person reads when the API refuses the credentials. */
 export const AUTH_FAILED_MESSAGE =
-  'authentication failed: check VERIFICATION_CLIENT_ID / secret (VERIFICATION_SECRET_KEY, or --client-id / --secret-key)';
+  'authentication failed: check VERIFICATION_CLIENT_ID / secret (VERIFICATION_SECRET_KEY, or --client-id / --secret-key, or the --profile / VERIFICATION_PROFILE used)';
 
 /** Whether `error` is the API refusing the credentials. */
 export function isAuthFailure(error: unknown): error is AuthenticationError {

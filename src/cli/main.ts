@@ -37,7 +37,8 @@ Commands:
 Run "${PROGRAM} <command> --help" for a command's options.
 
 Connection: VERIFICATION_BASE_URL, VERIFICATION_CLIENT_ID and VERIFICATION_SECRET_KEY, or
---base-url, --client-id and --secret-key.
+--base-url, --client-id and --secret-key, or a named profile: --profile NAME (env
+VERIFICATION_PROFILE) from ~/.config/applicant-verification/profiles.json.
 
 Exit codes: 0 done; 1 some rows or items failed (or a fatal API error); 2 usage;
 3 conflicts (groups create); 4 another run holds the batch's lock; 5 authentication failed;

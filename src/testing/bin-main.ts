@@ -16,6 +16,8 @@ const USAGE = [
   'The clock ticks with real time from there; --frozen holds it still (it then moves only through',
   'POST /__mock/clock/advance). GET /__mock/clock reads it.',
   'Credentials also come from VERIFICATION_MOCK_CLIENT_ID and VERIFICATION_MOCK_SECRET_KEY.',
+  '--account ID:SECRET (repeatable, instead of --client-id/--secret-key) serves several accounts,',
+  'each seeing only its own groups and reports; the first is the one the export lines name.',
 ].join('\n');
 
 function integer(name: string, raw: string | undefined, fallback: number, min: number): number {
@@ -40,6 +42,18 @@ function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
   if (bare === 'localhost' || bare === '::1') return true;
   return isIP(bare) === 4 && bare.startsWith('127.');
+}
+
+/** `--account ID:SECRET`: split at the first colon, so a secret may hold colons, a client id not. */
+function accountOption(raw: string): { clientId: string; secretKey: string } {
+  const colon = raw.indexOf(':');
+  const clientId = colon < 0 ? '' : raw.slice(0, colon);
+  const secretKey = colon < 0 ? '' : raw.slice(colon + 1);
+  if (clientId === '' || secretKey === '') {
+    // The value is not echoed: it holds a secret.
+    throw new Error(`--account must be ID:SECRET with both parts non-empty\n${USAGE}`);
+  }
+  return { clientId, secretKey };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -76,6 +90,7 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
       host: { type: 'string' },
       'client-id': { type: 'string' },
       'secret-key': { type: 'string' },
+      account: { type: 'string', multiple: true },
       'api-rent-unit': { type: 'string' },
       now: { type: 'string' },
       frozen: { type: 'boolean' },
@@ -88,8 +103,17 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
     return undefined;
   }
   const host = values.host ?? '127.0.0.1';
-  const clientId = nonEmpty(values['client-id']) ?? nonEmpty(io.env.VERIFICATION_MOCK_CLIENT_ID);
-  const secretKey = nonEmpty(values['secret-key']) ?? nonEmpty(io.env.VERIFICATION_MOCK_SECRET_KEY);
+  const accounts = values.account?.map(accountOption);
+  if (accounts !== undefined && (values['client-id'] !== undefined || values['secret-key'] !== undefined))
+    throw new Error(`--account cannot be combined with --client-id or --secret-key\n${USAGE}`);
+  // With --account, the environment's single pair is not used: the accounts are all given.
+  const single = accounts === undefined;
+  const clientId = single
+    ? (nonEmpty(values['client-id']) ?? nonEmpty(io.env.VERIFICATION_MOCK_CLIENT_ID))
+    : undefined;
+  const secretKey = single
+    ? (nonEmpty(values['secret-key']) ?? nonEmpty(io.env.VERIFICATION_MOCK_SECRET_KEY))
+    : undefined;
   const rentUnit = values['api-rent-unit'] ?? 'dollars';
   if (rentUnit !== 'dollars' && rentUnit !== 'cents') {
     throw new Error(`--api-rent-unit must be dollars or cents, got "${rentUnit}"\n${USAGE}`);
@@ -106,11 +130,12 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
     ticking: values.frozen === true ? false : (io.elapsedMs ?? true),
     ...(clientId === undefined ? {} : { clientId }),
     ...(secretKey === undefined ? {} : { secretKey }),
+    ...(accounts === undefined ? {} : { accounts }),
   });
   if (!isLoopback(host)) {
     const defaults = [
-      clientId === undefined ? `client id "${DEFAULT_CLIENT_ID}"` : undefined,
-      secretKey === undefined ? `secret key "${DEFAULT_SECRET_KEY}"` : undefined,
+      single && clientId === undefined ? `client id "${DEFAULT_CLIENT_ID}"` : undefined,
+      single && secretKey === undefined ? `secret key "${DEFAULT_SECRET_KEY}"` : undefined,
     ].filter((part) => part !== undefined);
     io.err(
       [
@@ -122,12 +147,19 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
       ].join('\n'),
     );
   }
-  // A secret key the user chose is theirs: it is not echoed back.
-  const shownSecret = secretKey === undefined ? mock.secretKey : '<the secret key you set>';
+  // A secret key the user chose (with --account too) is theirs: it is not echoed back.
+  const defaultSecret = single && secretKey === undefined;
+  const shownSecret = defaultSecret ? mock.secretKey : '<the secret key you set>';
   io.out(`Mock Applicant Verification API listening on ${mock.url}`);
   io.out(`  control API: ${mock.controlUrl} (reset, outbox, applicants, clock, reports, faults, deliveries)`);
-  io.out(`  client id:   ${mock.clientId}`);
-  io.out(`  secret key:  ${shownSecret}`);
+  if (single) {
+    io.out(`  client id:   ${mock.clientId}`);
+    io.out(`  secret key:  ${shownSecret}`);
+  } else {
+    io.out(
+      `  accounts:    ${mock.accounts.map((account) => account.clientId).join(', ')} (secret keys as you set them)`,
+    );
+  }
   io.out(
     `  clock:       ${values.frozen === true ? 'frozen at' : 'ticking from'} ${mock.clock.date().toISOString()}`,
   );
@@ -135,9 +167,7 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
   io.out('');
   io.out(`export VERIFICATION_BASE_URL=${mock.url}`);
   io.out(`export VERIFICATION_CLIENT_ID=${mock.clientId}`);
-  io.out(
-    `export VERIFICATION_SECRET_KEY=${secretKey === undefined ? mock.secretKey : "'<the secret key you set>'"}`,
-  );
+  io.out(`export VERIFICATION_SECRET_KEY=${defaultSecret ? mock.secretKey : "'<the secret key you set>'"}`);
 
   return mock;
 }

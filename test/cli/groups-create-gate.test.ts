@@ -137,7 +137,7 @@ describe('groups create: the state directory', () => {
       `--state-dir: cannot write to the directory ${join(path, 'state', 'coordination')}`,
     );
     expect(mock.stats.log()).toHaveLength(requests);
-    expect(existsSync(join(dir, 'dry.journal.jsonl'))).toBe(false);
+    expect(existsSync(join(dir, 'dry.mock-client-id.journal.jsonl'))).toBe(false);
   });
 });
 
@@ -260,7 +260,7 @@ describe('groups create: --coordination', () => {
       '--coordination needs the ioredis package (5 or 6), which is not installed: npm install ioredis',
     );
     expect(mock.stats.log()).toHaveLength(requests);
-    expect(existsSync(join(dir, 'no-ioredis.journal.jsonl'))).toBe(false);
+    expect(existsSync(join(dir, 'no-ioredis.mock-client-id.journal.jsonl'))).toBe(false);
   });
 
   it('an unreachable Redis fails the run before anything is sent, without printing the password', async () => {

@@ -110,11 +110,11 @@ describe('groups create: faults, reruns, logs', () => {
     expect(readFileSync(logsBefore[0] ?? '', 'utf8')).toBe(firstLog);
     expect(statSync(logsAfter.at(-1) ?? '').mode & 0o777).toBe(0o600);
     // One `sending` line per household (written before its create) and one `created` after it.
-    const journal = readFileSync(join(dir, 'faulty.journal.jsonl'), 'utf8').trim().split('\n');
+    const journal = readFileSync(join(dir, 'faulty.mock-client-id.journal.jsonl'), 'utf8').trim().split('\n');
     expect(journal.filter((line) => line.includes('"type":"sending"'))).toHaveLength(24);
     expect(journal.filter((line) => line.includes('"outcome":"created"'))).toHaveLength(24);
-    expect(statSync(join(dir, 'faulty.journal.jsonl')).mode & 0o777).toBe(0o600);
-    expect(existsSync(join(dir, 'faulty.lock'))).toBe(false);
+    expect(statSync(join(dir, 'faulty.mock-client-id.journal.jsonl')).mode & 0o777).toBe(0o600);
+    expect(existsSync(join(dir, 'faulty.mock-client-id.lock'))).toBe(false);
     expectExactlyOnce(mock, ids);
   });
 
@@ -232,7 +232,7 @@ describe('groups create: checking rows', () => {
     expect(result.stderr).toContain('nothing was sent');
     expect(result.stderr).toContain('--skip-invalid');
     expect(mock.stats.count()).toBe(before);
-    expect(existsSync(join(dir, 'three-bad.journal.jsonl'))).toBe(false);
+    expect(existsSync(join(dir, 'three-bad.mock-client-id.journal.jsonl'))).toBe(false);
   });
 
   it('--skip-invalid creates the valid households, logs the invalid ones, exits 1', async () => {
@@ -324,7 +324,7 @@ describe('groups create: one run at a time', () => {
     const ids = await correlationIds(path);
     mock.faults.next(12, { latencyMs: 20 }, CREATE);
     const first = startCli(['groups', 'create', '--csv', path, ...FAST], mock);
-    await until(() => existsSync(join(dir, 'twice.lock')), 'the first run to take the lock');
+    await until(() => existsSync(join(dir, 'twice.mock-client-id.lock')), 'the first run to take the lock');
     const second = await runCli(['groups', 'create', '--csv', path, ...FAST], mock);
     expect(second.code).toBe(4);
     expect(second.stderr).toContain('another run is working on this batch');
@@ -341,14 +341,14 @@ describe('groups create: one run at a time', () => {
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
     const { hostname } = await import('node:os');
     writeFileSync(
-      join(dir, 'stale.lock'),
+      join(dir, 'stale.mock-client-id.lock'),
       JSON.stringify({ pid: gone, host: hostname(), started_at: '2026-01-01T00:00:00Z', token: 'x' }),
     );
     const result = await runCli(['groups', 'create', '--csv', path, ...FAST], mock);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`taking over the lock`);
     expect(result.stderr).toContain(`process ${gone}`);
-    expect(existsSync(join(dir, 'stale.lock'))).toBe(false);
+    expect(existsSync(join(dir, 'stale.mock-client-id.lock'))).toBe(false);
   });
 });
 
@@ -426,9 +426,12 @@ describe('groups create: correlation ids and conflicts', () => {
 });
 
 describe('groups create: the journal', () => {
-  function journalOf(dir: string, name: string, entries: (object | string)[]): void {
+  // The account's own journal, or (`shared`) the one journal per file that earlier versions kept,
+  // which runs still read.
+  function journalOf(dir: string, name: string, entries: (object | string)[], shared = false): void {
     const lines = entries.map((entry) => (typeof entry === 'string' ? entry : JSON.stringify(entry)));
-    writeFileSync(join(dir, `${name}.journal.jsonl`), `${lines.join('\n')}\n`);
+    const file = shared ? `${name}.journal.jsonl` : `${name}.${mock.clientId}.journal.jsonl`;
+    writeFileSync(join(dir, file), `${lines.join('\n')}\n`);
   }
 
   it('a create an earlier run sent and never settled is polled for within --grace before anything is created', async () => {
@@ -507,17 +510,22 @@ describe('groups create: the journal', () => {
     const dir = tempDir();
     const { path } = writeHouseholds(dir, 'lost.csv', { households: 2, tag: 'lost' });
     const ids = await correlationIds(path);
-    journalOf(dir, 'lost', [
-      {
-        type: 'sending',
-        at: new Date(Date.now() - 60_000).toISOString(),
-        household_key: 'U-1',
-        correlation_id: ids.get('U-1'),
-        batch_id: '',
-        line: 2,
-      },
-      '{"type":"settled","at":"2026-0', // a torn last line: the process died mid-write
-    ]);
+    journalOf(
+      dir,
+      'lost',
+      [
+        {
+          type: 'sending',
+          at: new Date(Date.now() - 60_000).toISOString(),
+          household_key: 'U-1',
+          correlation_id: ids.get('U-1'),
+          batch_id: '',
+          line: 2,
+        },
+        '{"type":"settled","at":"2026-0', // a torn last line: the process died mid-write
+      ],
+      true,
+    );
     const result = await runCli(['groups', 'create', '--csv', path, '--grace', '30'], mock);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(

@@ -70,10 +70,10 @@ describe('signals', () => {
         const killed = await first.result;
         expect(killed.signal).toBe('SIGKILL');
         // Written ahead: every create that left the process is in the journal as sending.
-        const journal = readFileSync(join(dir, `${name}.journal.jsonl`), 'utf8');
+        const journal = readFileSync(join(dir, `${name}.mock-client-id.journal.jsonl`), 'utf8');
         const sent = journal.split('\n').filter((line) => line.includes('"type":"sending"')).length;
         // The lock of the killed process is still there; the rerun takes it over.
-        expect(readdirSync(dir)).toContain(`${name}.lock`);
+        expect(readdirSync(dir)).toContain(`${name}.mock-client-id.lock`);
 
         const rerun = await runCli(['groups', 'create', '--csv', path, ...ARGS], mock);
         expect(rerun.code, `seed ${seed}: ${rerun.stderr}`).toBe(0);

@@ -3,10 +3,10 @@
  * time differ, the later greater), and `--frozen` holds it still. Only "later is greater": no
  * timing thresholds.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleForNode, removeBundle } from '../support/bundle.js';
+import { startMockBinProcess, stopMockBinProcess } from './mock-bin.js';
 
 let bin: string;
 beforeAll(async () => {
@@ -16,26 +16,8 @@ afterAll(() => {
   if (bin) removeBundle(bin);
 });
 
-/** Starts the bin and resolves with its URL once it printed its export lines. */
-async function startBin(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [bin, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.setEncoding('utf8');
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: string) => {
-      output += chunk;
-      if (output.includes('VERIFICATION_SECRET_KEY=')) resolve();
-    });
-    child.once('exit', () => reject(new Error(`the bin exited early: ${output}`)));
-  });
-  return { url: /export VERIFICATION_BASE_URL=(\S+)/.exec(output)?.[1] ?? '', child };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
+const startBin = (args: string[]) => startMockBinProcess(bin, args);
+const stop = stopMockBinProcess;
 
 async function reading(url: string): Promise<number> {
   const answer = (await (await fetch(`${url}/__mock/clock`)).json()) as { now: number };

@@ -16,6 +16,7 @@ export const COMMON_OPTIONS = {
   'base-url': { type: 'string' },
   'client-id': { type: 'string' },
   'secret-key': { type: 'string' },
+  profile: { type: 'string' },
   'allow-insecure-http': { type: 'boolean' },
   timeout: { type: 'string' },
   'max-retries': { type: 'string' },
@@ -30,6 +31,11 @@ export const COMMON_HELP = `Connection (flags override the environment):
   --client-id ID        client id                 (env VERIFICATION_CLIENT_ID)
   --secret-key KEY      secret key                (env VERIFICATION_SECRET_KEY; prefer the
                         variable: command lines are visible to other users of the machine)
+  --profile NAME        base URL and credentials of a named profile (env VERIFICATION_PROFILE)
+                        in $XDG_CONFIG_HOME/applicant-verification/profiles.json (default
+                        ~/.config/...): { "profiles": { "NAME": { "baseURL", "clientId",
+                        "secretKey" or "secretKeyEnv": a variable holding it } } }. Not with
+                        --client-id / --secret-key; --base-url overrides its baseURL
   --allow-insecure-http allow a plain http:// base URL that is not loopback (test hosts
                         only: credentials and applicants' data would travel unencrypted)
   --timeout SECONDS     per attempt (default 60)

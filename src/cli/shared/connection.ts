@@ -1,6 +1,15 @@
 /**
- * The client a command talks through: base URL and credentials from flags or the same
- * `VERIFICATION_*` variables the SDK reads, SDK log lines routed above the progress display.
+ * The client a command talks through: base URL and credentials from flags, a named profile
+ * (profiles.ts) or the same `VERIFICATION_*` variables the SDK reads, SDK log lines routed above
+ * the progress display.
+ *
+ * Which account a run acts for is never pieced together from two places: credentials come as a
+ * pair, from the flags and the environment as before, or whole from a profile. In order:
+ * `--profile` (refused beside `--client-id` / `--secret-key`: two accounts named at once), then
+ * `--client-id` / `--secret-key` (flags, each completed from its variable as before), then
+ * `VERIFICATION_PROFILE` (refused while `VERIFICATION_CLIENT_ID` or `VERIFICATION_SECRET_KEY` is
+ * set too: the environment would name two accounts), then the variables. `--base-url` overrides
+ * a profile's `baseURL`; `VERIFICATION_BASE_URL` does not (a profile names its host).
  */
 import {
   type ClientOptions,
@@ -13,6 +22,7 @@ import { isLogLevel } from '../../internal.js';
 import { UsageError } from '../errors.js';
 import { numberOption } from './args.js';
 import type { CliIO } from './io.js';
+import { loadProfile } from './profiles.js';
 import type { Reporter } from './progress.js';
 
 /** The parsed common options a client is built from. */
@@ -20,6 +30,7 @@ export interface ConnectionValues {
   'base-url'?: string | undefined;
   'client-id'?: string | undefined;
   'secret-key'?: string | undefined;
+  profile?: string | undefined;
   timeout?: string | undefined;
   'max-retries'?: string | undefined;
   'allow-insecure-http'?: boolean | undefined;
@@ -71,15 +82,84 @@ export function cliLogger(values: ConnectionValues, io: CliIO, reporter: Reporte
   };
 }
 
+/** Where a run's API is and which account it acts for; a field is `undefined` when nothing set it. */
+export interface ResolvedConnection {
+  baseURL: string | undefined;
+  clientId: string | undefined;
+  secretKey: string | undefined;
+  /** The profile the credentials came from, if any. */
+  profile: string | undefined;
+}
+
 /**
- * Builds the client. A missing or wrong base URL or credential is a usage error (exit 2), with
- * the SDK's message naming the flag's variable; the secret key itself is never printed.
+ * Resolves base URL and credentials by the order above. A profile that cannot be used, or two
+ * accounts named at once, is a usage error; missing settings are left `undefined` for the
+ * caller to list.
  */
-export function connect(
+export async function resolveConnection(
+  values: ConnectionValues,
+  io: Pick<CliIO, 'env'>,
+): Promise<ResolvedConnection> {
+  const { env } = io;
+  const credentialFlags = values['client-id'] !== undefined || values['secret-key'] !== undefined;
+  if (values.profile !== undefined && credentialFlags) {
+    throw new UsageError(
+      '--profile and --client-id / --secret-key both name an account: pass the profile or the credentials, not both',
+    );
+  }
+  const fromEnv = !credentialFlags && values.profile === undefined ? env.VERIFICATION_PROFILE : undefined;
+  if (fromEnv && (env.VERIFICATION_CLIENT_ID || env.VERIFICATION_SECRET_KEY)) {
+    throw new UsageError(
+      'VERIFICATION_PROFILE and VERIFICATION_CLIENT_ID / VERIFICATION_SECRET_KEY are both set, so the environment names two accounts: unset one, or choose with --profile NAME or --client-id',
+    );
+  }
+  const chosen =
+    values.profile !== undefined
+      ? { name: values.profile, setBy: '--profile' }
+      : fromEnv
+        ? { name: fromEnv, setBy: 'VERIFICATION_PROFILE' }
+        : undefined;
+  if (chosen) {
+    const profile = await loadProfile(chosen.name, chosen.setBy, io);
+    return {
+      baseURL: values['base-url'] || profile.baseURL,
+      clientId: profile.clientId,
+      secretKey: profile.secretKey,
+      profile: profile.name,
+    };
+  }
+  return {
+    baseURL: values['base-url'] || env.VERIFICATION_BASE_URL,
+    clientId: values['client-id'] || env.VERIFICATION_CLIENT_ID,
+    secretKey: values['secret-key'] || env.VERIFICATION_SECRET_KEY,
+    profile: undefined,
+  };
+}
+
+/** What {@link connect} may add to the client's options. */
+export type ConnectExtra = Pick<ClientOptions, 'createGraceWindow' | 'apiRentUnit' | 'coordination'>;
+
+/**
+ * Builds the client (resolving base URL and credentials as {@link resolveConnection} does). A
+ * missing or wrong base URL or credential is a usage error (exit 2), with the SDK's message
+ * naming the flag's variable; the secret key itself is never printed.
+ */
+export async function connect(
   values: ConnectionValues,
   io: CliIO,
   reporter: Reporter,
-  extra: Pick<ClientOptions, 'createGraceWindow' | 'apiRentUnit' | 'coordination'> = {},
+  extra: ConnectExtra = {},
+): Promise<VerificationClient> {
+  return clientOf(await resolveConnection(values, io), values, io, reporter, extra);
+}
+
+/** Builds the client of a resolved connection (no I/O). */
+export function clientOf(
+  connection: ResolvedConnection,
+  values: ConnectionValues,
+  io: CliIO,
+  reporter: Reporter,
+  extra: ConnectExtra = {},
 ): VerificationClient {
   const timeoutSeconds = numberOption('timeout', values.timeout, 60, {
     min: 0.001,
@@ -93,15 +173,14 @@ export function connect(
   });
   // The SDK masks and prefixes every line before it gets here.
   const logger = cliLogger(values, io, reporter);
-  const baseURL = values['base-url'] || io.env.VERIFICATION_BASE_URL;
-  const clientId = values['client-id'] || io.env.VERIFICATION_CLIENT_ID;
-  const secretKey = values['secret-key'] || io.env.VERIFICATION_SECRET_KEY;
+  const { baseURL, clientId, secretKey } = connection;
   const missing = [
     !baseURL && '--base-url (or VERIFICATION_BASE_URL)',
     !clientId && '--client-id (or VERIFICATION_CLIENT_ID)',
     !secretKey && 'VERIFICATION_SECRET_KEY (or --secret-key)',
   ].filter((item) => typeof item === 'string');
-  if (missing.length > 0) throw new UsageError(`missing connection settings: ${missing.join(', ')}`);
+  if (missing.length > 0)
+    throw new UsageError(`missing connection settings: ${missing.join(', ')}, or --profile NAME`);
   try {
     return new VerificationClient({
       baseURL,
@@ -127,13 +206,14 @@ export function connect(
  * check is the client's own and touches no network.
  */
 export async function connectionProblem(
+  connection: ResolvedConnection,
   values: ConnectionValues,
   io: CliIO,
   reporter: Reporter,
 ): Promise<string | undefined> {
   let client: VerificationClient;
   try {
-    client = connect(values, io, reporter);
+    client = clientOf(connection, values, io, reporter);
   } catch (error) {
     if (error instanceof UsageError) return error.message;
     throw error;

@@ -13,7 +13,7 @@
  */
 import { constants } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
-import { dirname, join, parse as parsePath, resolve } from 'node:path';
+import { dirname, parse as parsePath, resolve } from 'node:path';
 import { ConfigurationError, type VerificationClient } from 'applicant-verification';
 import {
   HOUSEHOLD_COLUMNS,
@@ -35,16 +35,17 @@ import {
   UsageError,
 } from '../../errors.js';
 import { COMMON_HELP, expectPositionals, numberOption, parseCommand } from '../../shared/args.js';
-import { cliLogger, connect, connectionProblem } from '../../shared/connection.js';
+import { clientOf, cliLogger, connectionProblem, resolveConnection } from '../../shared/connection.js';
 import { displayPath } from '../../shared/files.js';
 import { gateTargetOf, openGate } from '../../shared/gate.js';
 import { type CliIO, write } from '../../shared/io.js';
 import { progressMode, Reporter } from '../../shared/progress.js';
 import { safeCell } from '../../shared/terminal.js';
+import { batchFiles, defaultLogPath } from './batch-files.js';
 import { Journal, readJournal } from './journal.js';
 import { BatchLock } from './lock.js';
 import { describeProblems, problemLine } from './problems.js';
-import { defaultLogPath, type HouseholdResult, ResultLog, summarize } from './result-log.js';
+import { type HouseholdResult, ResultLog, summarize } from './result-log.js';
 import { type BatchOutcome, conflictLine, runBatch } from './run-batch.js';
 
 const HEADER_LINE = HOUSEHOLD_COLUMNS.map((column) => column.name).join(',');
@@ -89,8 +90,10 @@ Options:
                          the gate instead, shared by every machine (env VERIFICATION_COORDINATION,
                          better for a URL with a password; needs: npm install ioredis)
 
-Beside FILE: FILE.journal.jsonl (write-ahead journal, appended by every run) and FILE.lock
-(held while a run works; a second run on the same file exits with code 4).
+Beside FILE, per account (client id): FILE.<client id>.journal.jsonl (write-ahead journal,
+appended by every run of that account) and FILE.<client id>.lock (held while a run works; a
+second run of the same account on the same file exits with code 4). Two accounts (two
+--profile) may create from one file at once: they share no journal, lock or lease.
 
 The gate: every household is created through one lease per (client id, correlation id), which
 every run using the same state directory (or Redis) takes, whatever folder its file is in, as
@@ -261,7 +264,8 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
 
   // 1. Check everything before sending anything, and say all of it in one pass: the connection
   // settings' presence and form first (no network), then every problem of the file.
-  const settings = await connectionProblem(values, io, reporter);
+  const connection = await resolveConnection(values, io);
+  const settings = await connectionProblem(connection, values, io, reporter);
   const plan = parseWithFlags(await loadText(csvPath, shown), {
     apiRentUnit,
     batchId,
@@ -321,12 +325,15 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
 
   // 2. Lock; 3. resolve (which proves the credentials), journal and create; 4. log.
   const startedAt = new Date();
-  const { dir, name } = parsePath(csvPath);
-  const journalPath = join(dir, `${name}.journal.jsonl`);
-  const lockPath = join(dir, `${name}.lock`);
+  const { dir } = parsePath(csvPath);
+  // Set: the settings were checked above. Each account keeps its own journal, lock and log.
+  const clientId = connection.clientId ?? '';
+  const files = batchFiles(csvPath, clientId);
+  const journalPath = files.journal;
+  const lockPath = files.lock;
   const logPath =
     values.log === undefined
-      ? defaultLogPath(csvPath, startedAt)
+      ? defaultLogPath(csvPath, clientId, startedAt)
       : values.log === '-'
         ? '-'
         : resolve(io.cwd, values.log);
@@ -337,7 +344,7 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   let client: VerificationClient;
   try {
     // A create this run sends and loses track of is looked for as long as a killed run's would be.
-    client = connect(values, io, reporter, {
+    client = clientOf(connection, values, io, reporter, {
       createGraceWindow: Math.round(graceSeconds * 1000),
       apiRentUnit,
       coordination: gate.coordination,
@@ -353,7 +360,11 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   try {
     const lock = await BatchLock.acquire(lockPath, (message) => reporter.error(message));
     try {
-      const previous = await readJournal(journalPath);
+      // The account's own journal has the last word over the shared one of earlier versions.
+      const previous = new Map([
+        ...(await readJournal(files.sharedJournal)),
+        ...(await readJournal(journalPath)),
+      ]);
       outcome = await runBatch(client, households, {
         concurrency,
         graceMs: Math.round(graceSeconds * 1000),

@@ -10,9 +10,9 @@
  * rewritten in input order. `.json` and `-` are written at the end only.
  */
 import { appendFile, rm } from 'node:fs/promises';
-import { extname, join, parse as parsePath } from 'node:path';
+import { extname } from 'node:path';
 import { toCsv } from '../../shared/csv-output.js';
-import { timestampTag, unusedPath, writeFileAtomic, writeNewFile } from '../../shared/files.js';
+import { unusedPath, writeFileAtomic, writeNewFile } from '../../shared/files.js';
 import { type CliIO, write } from '../../shared/io.js';
 import { toJson } from '../../shared/json-output.js';
 
@@ -79,12 +79,6 @@ export function summarize(results: readonly HouseholdResult[]): ResultSummary {
   };
   for (const result of results) summary[result.status]++;
   return summary;
-}
-
-/** `households.csv` → `households.results.20261123T123714.120Z.csv`, beside the input. */
-export function defaultLogPath(csvPath: string, startedAt: Date): string {
-  const { dir, name } = parsePath(csvPath);
-  return join(dir, `${name}.results.${timestampTag(startedAt)}.csv`);
 }
 
 /** Facts about the run, kept in the JSON log. */

@@ -68,7 +68,7 @@ export async function groupsList(args: readonly string[], io: CliIO): Promise<nu
   if (before !== undefined) params.created_before = before;
 
   const reporter = new Reporter(io.stderr, { mode: progressMode(io.stderr, values.quiet ?? false) });
-  const client = connect(values, io, reporter);
+  const client = await connect(values, io, reporter);
   try {
     const writer = createGroupWriter(format, io.stdout);
     for await (const group of client.applicantGroups.list(params, { signal: io.signal })) {

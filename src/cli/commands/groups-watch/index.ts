@@ -63,7 +63,7 @@ export async function groupsWatch(args: readonly string[], io: CliIO): Promise<n
   const [id = ''] = expectPositionals(positionals, ['group id']);
   const interval = numberOption('interval', values.interval, 30, { min: 0.05, max: 86_400, integer: false });
   const reporter = new Reporter(io.stderr, { mode: progressMode(io.stderr, values.quiet ?? false) });
-  const client = connect(values, io, reporter);
+  const client = await connect(values, io, reporter);
   try {
     // The API has no retrieve-by-id: find the group once (every page if need be), then each
     // poll is one narrow request thanks to its correlation id or creation time.

@@ -153,10 +153,10 @@ type ExportValues = Parameters<typeof connect>[0] & { out: string; quiet?: boole
  * stderr, the client, the signal its requests share and the stop of the batch; `close` stops
  * listening for signals and closes the client.
  */
-function openExport(values: ExportValues, io: CliIO) {
+async function openExport(values: ExportValues, io: CliIO) {
   const outDir = resolve(io.cwd, values.out);
   const reporter = new Reporter(io.stderr, { mode: progressMode(io.stderr, values.quiet ?? false) });
-  const client = connect(values, io, reporter);
+  const client = await connect(values, io, reporter);
   const flight = inFlight(io, reporter);
   const request: RequestOptions = { signal: flight.signal };
   const stop = new BatchStop(io.signal);
@@ -191,7 +191,7 @@ export async function reportsExport(args: readonly string[], io: CliIO): Promise
   for (const id of values.group ?? []) {
     if (!SAFE_NAME.test(id.trim())) throw new UsageError(`--group "${id}" is not a group id`);
   }
-  const { outDir, reporter, client, request, stop, close } = openExport(values, io);
+  const { outDir, reporter, client, request, stop, close } = await openExport(values, io);
   let failed = 0;
   try {
     const chosen = await chosenGroups(
@@ -345,7 +345,7 @@ async function exportScreeningGroups(
     if (!SAFE_NAME.test(id)) throw new UsageError(`--screening-group "${id}" is not a group id`);
   }
   const concurrency = numberOption('concurrency', values.concurrency, 4, { min: 1, max: 32, integer: true });
-  const { outDir, reporter, client, request, stop, close } = openExport(values, io);
+  const { outDir, reporter, client, request, stop, close } = await openExport(values, io);
   let failed = 0;
   try {
     await privateDir(outDir, reporter, !(await exists(outDir)));
