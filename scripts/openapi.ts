@@ -8,8 +8,15 @@
  * explicitly, and anything else it cannot say fails the generation:
  * - open enums (`openEnum`, a custom check) become the known values or any other string;
  * - a query timestamp given as a `Date` is sent as integer Unix seconds;
- * - the report detail (a transform that dispatches on `report_type`) is its two shapes;
+ * - the report detail (a transform that dispatches on `report_type`) is its two shapes, a `oneOf`
+ *   discriminated on `report_type`;
+ * - a refinement's rule is stated by the keywords its schema carries (`withWireRule`,
+ *   src/schemas/wire-rule.ts), merged here;
  * - dates on the wire are ISO 8601 strings already (`dateTimeSchema`), so they need nothing.
+ *
+ * Every operation lists the error answers the mock gives on its route (src/testing/routes.ts) and
+ * the SDK handles (src/core/errors.ts), each with the `Error` body: the contract is what the SDK
+ * and the mock observe and handle, not a promise of the vendor's.
  */
 import { z } from 'zod';
 import type { AnyOperation } from '../src/core/operation.js';
@@ -30,16 +37,38 @@ import {
   otherReportDetailSchema,
   reportDetailSchema,
   reportSummarySchema,
+  TYPED_REPORT_TYPES,
 } from '../src/schemas/reports.js';
 import { screeningGroupSchema, screeningSchema } from '../src/schemas/screening-groups.js';
+import { wireRuleOf } from '../src/schemas/wire-rule.js';
 import { VERSION } from '../src/version.js';
 
 /** A JSON Schema or OpenAPI object, as plain JSON. */
 type Json = { [key: string]: unknown };
 
-/** Schemas whose JSON Schema is another schema's: transforms that only pick between shapes. */
-const SUBSTITUTES = new Map<z.ZodType, z.ZodType>([
-  [reportDetailSchema, z.union([incomeReportDetailSchema, otherReportDetailSchema])],
+/** Schemas whose JSON Schema is written by hand from others': transforms that only pick between shapes. */
+const SUBSTITUTES = new Map<z.ZodType, (writer: SchemaWriter, io: 'input' | 'output') => Json>([
+  [
+    reportDetailSchema,
+    (writer, io) => {
+      // The detail is picked by `report_type` (src/schemas/reports.ts): a typed one must carry
+      // its type's data, and the open shape excludes the typed values, so exactly one matches.
+      const [typed, open] = [incomeReportDetailSchema, otherReportDetailSchema].map((schema) => {
+        writer.write(schema, io);
+        return `#/components/schemas/${NAMED_ID.get(schema)}`;
+      });
+      return {
+        // The open shape behind an `allOf`: a bare reference in a discriminated `oneOf` would be
+        // named by its schema name (OpenAPI's implicit mapping, which generators apply), as if
+        // `report_type` were "OtherReportDetail"; any value outside `mapping` selects it.
+        oneOf: [{ $ref: typed }, { allOf: [{ $ref: open }] }],
+        discriminator: {
+          propertyName: 'report_type',
+          mapping: Object.fromEntries(TYPED_REPORT_TYPES.map((type) => [type, typed])),
+        },
+      };
+    },
+  ],
 ]);
 
 /** Wire objects named in `components.schemas`: referenced, not repeated, wherever they appear. */
@@ -60,6 +89,7 @@ const NAMED: ReadonlyArray<[z.ZodType, string]> = [
   [uploadedDocumentSchema, 'UploadedDocument'],
   [criteriaRuleResultSchema, 'CriteriaRuleResult'],
 ];
+const NAMED_ID = new Map(NAMED);
 
 /** The unannotated checks the open enums were built from (zod visits them after their annotated selves). */
 const openEnumParents = new WeakSet<object>();
@@ -94,18 +124,21 @@ class SchemaWriter {
   /** JSON Schema of `schema` as seen from `io` (request bodies: output; responses and queries: input). */
   write(schema: z.ZodType, io: 'input' | 'output'): Json {
     const substitute = SUBSTITUTES.get(schema);
-    if (substitute) return this.write(substitute, io);
+    if (substitute) return substitute(this, io);
     const generated = z.toJSONSchema(schema, {
       target: 'draft-2020-12',
       io,
       metadata: this.#metadata,
       unrepresentable: (ctx) => openEnumOrDate(ctx.zodSchema, io, ctx.path),
       override: (ctx) => {
-        const sub = SUBSTITUTES.get(ctx.zodSchema as unknown as z.ZodType);
-        if (!sub || ctx.path.length === 0) return;
+        const visited = ctx.zodSchema as unknown as z.ZodType;
         const json = ctx.jsonSchema as Json;
+        const rule = wireRuleOf(visited);
+        if (rule) Object.assign(json, rule);
+        const sub = SUBSTITUTES.get(visited);
+        if (!sub || ctx.path.length === 0) return;
         for (const key of Object.keys(json)) delete json[key];
-        Object.assign(json, this.write(sub, io));
+        Object.assign(json, sub(this, io));
       },
     }) as Json;
     delete generated.$schema;
@@ -179,6 +212,107 @@ const ERROR_BODY: Json = {
   },
 };
 
+const errorBody = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
+
+/** The error answers, by status: `components.responses`, each with the `Error` body. */
+const ERROR_ANSWERS = {
+  '400': {
+    name: 'BadRequest',
+    description:
+      'The body or query breaks a rule of this document, or the service refused a value (an applicant email that does not exist); `fields` names each field. The SDK throws BadRequestError; it checks the same rules before sending.',
+  },
+  '401': {
+    name: 'Unauthorized',
+    description:
+      'The access token is missing, malformed, invalid or expired (on the token exchange: an unknown client_id or a wrong secret_key). The SDK exchanges a new token once and replays the call, then throws AuthenticationError.',
+  },
+  '404': {
+    name: 'NotFound',
+    description:
+      'The group or report does not exist, or a screening group has no report yet. The SDK throws NotFoundError.',
+  },
+  '405': {
+    name: 'MethodNotAllowed',
+    description: 'The path does not take this method (the strict mock); `Allow` lists the methods it takes.',
+    headers: {
+      Allow: { description: 'The methods the path takes, e.g. `GET, POST`.', schema: { type: 'string' } },
+    },
+  },
+  '410': {
+    name: 'Gone',
+    description: 'The report data has expired and is no longer available. The SDK throws ReportExpiredError.',
+  },
+  '413': {
+    name: 'PayloadTooLarge',
+    description: 'The request body is larger than the server reads (the mock reads 1 MiB).',
+  },
+  '415': {
+    name: 'UnsupportedMediaType',
+    description: 'The request body is not sent as `application/json` (the strict mock).',
+  },
+  '429': {
+    name: 'TooManyRequests',
+    description:
+      'Too many requests. The SDK waits as long as `Retry-After` (or `retry-after-ms`) asks and retries a read; it throws RateLimitError when its retries run out.',
+    headers: {
+      'Retry-After': {
+        description: 'How long to wait: seconds, or an HTTP date.',
+        schema: { type: 'string', examples: ['2'] },
+      },
+      'retry-after-ms': {
+        description: 'How long to wait in milliseconds; read before `Retry-After` when both are sent.',
+        schema: { type: 'string', pattern: '^\\d+(\\.\\d+)?$' },
+      },
+    },
+  },
+  '431': { name: 'HeadersTooLarge', description: 'The request headers are too large.' },
+  '5XX': {
+    name: 'ServerError',
+    description:
+      'The server failed. The SDK retries a read; a create that may have reached the server is never resent blindly (GroupMayHaveBeenCreatedError).',
+  },
+} as const satisfies Record<string, { name: string; description: string; headers?: Json }>;
+
+/** A status of {@link ERROR_ANSWERS}. */
+type ErrorStatus = keyof typeof ERROR_ANSWERS;
+
+/**
+ * Operations whose answer can expire: the mock answers 410 on their routes once the report data
+ * has expired (src/testing/routes.ts).
+ */
+const EXPIRING: ReadonlySet<string> = new Set([
+  'reports.retrieve',
+  'screeningGroups.reportUrl',
+  'screeningGroups.reportData',
+]);
+
+/** The error statuses the mock answers on `operation`'s route, in order. */
+function errorsOf(operation: AnyOperation): ErrorStatus[] {
+  const statuses: ErrorStatus[] = [];
+  if (operation.query || operation.body) statuses.push('400');
+  statuses.push('401');
+  if (pathParamsOf(operation.path).length > 0) statuses.push('404');
+  statuses.push('405');
+  if (EXPIRING.has(operation.name)) statuses.push('410');
+  if (operation.body) statuses.push('413', '415');
+  statuses.push('429', '431', '5XX');
+  return statuses;
+}
+
+/** The `responses` entries of `statuses`: references to `components.responses`. */
+function errorAnswers(statuses: readonly ErrorStatus[]): Json {
+  return Object.fromEntries(
+    statuses.map((status) => [status, { $ref: `#/components/responses/${ERROR_ANSWERS[status].name}` }]),
+  );
+}
+
+/** `components.responses`: every error answer, with the `Error` body. */
+function errorResponseComponents(): Json {
+  return Object.fromEntries(
+    Object.values(ERROR_ANSWERS).map(({ name, ...answer }) => [name, { ...answer, content: errorBody }]),
+  );
+}
+
 const CREATE_POLICY_TEXT = {
   lookup:
     'A create: the SDK never resends it after an ambiguous failure; it looks the group up by `correlation_id` instead.',
@@ -214,20 +348,37 @@ function operationObject(operation: AnyOperation, writer: SchemaWriter): Json {
         description: 'OK',
         content: { 'application/json': { schema: writer.write(operation.response, 'input') } },
       },
-      default: {
-        description: 'An error',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      },
+      ...errorAnswers(errorsOf(operation)),
     },
     ...(operation.create ? { 'x-create-policy': operation.create } : {}),
   };
 }
+
+/** The token in an `Authorization` header, as the SDK reads it (src/core/token-exchange.ts). */
+const BEARER_HEADER: Json = {
+  type: 'string',
+  pattern: '^Bearer \\S+$',
+  examples: ['Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjbGllbnQiLCJleHAiOjE3MDAwMDE4MDB9.c2lnbmF0dXJl'],
+};
+
+/** A token in a JSON body: the fallback the SDK accepts when no `Authorization` header is sent. */
+const TOKEN_BODY: Json = {
+  type: 'object',
+  description:
+    'The token in the body, as `token` or `access_token` (the SDK reads `token` first). A JWT gives its lifetime by `exp - iat`; any other token is taken to last 30 minutes.',
+  anyOf: ['token', 'access_token'].map((name) => ({
+    properties: { [name]: { type: 'string', pattern: '^\\S+$' } },
+    required: [name],
+  })),
+};
 
 /** The token exchange: the core's own endpoint, not a descriptor. */
 const TOKEN_EXCHANGE: Json = {
   post: {
     operationId: 'auth.exchange',
     summary: 'Exchanges the client id and secret key for a 30-minute access token.',
+    description:
+      'Every 2xx answer carries the token: in the `Authorization: Bearer <token>` header (read first; then the body may be empty), or in the JSON body as `token` or `access_token`.',
     tags: ['auth'],
     security: [],
     requestBody: {
@@ -236,7 +387,10 @@ const TOKEN_EXCHANGE: Json = {
         'application/json': {
           schema: {
             type: 'object',
-            properties: { client_id: { type: 'string' }, secret_key: { type: 'string' } },
+            properties: {
+              client_id: { type: 'string', minLength: 1 },
+              secret_key: { type: 'string', minLength: 1 },
+            },
             required: ['client_id', 'secret_key'],
           },
         },
@@ -244,17 +398,23 @@ const TOKEN_EXCHANGE: Json = {
     },
     responses: {
       '200': {
-        description: 'The token, in the Authorization header (the body may be empty).',
-        headers: { Authorization: { schema: { type: 'string' }, description: '`Bearer <jwt>`' } },
+        description:
+          'The token in the JSON body (`token` or `access_token`); an `Authorization: Bearer` header sent with it is read first.',
+        headers: {
+          Authorization: {
+            description: 'Bearer <token>, when sent: read before the body.',
+            schema: BEARER_HEADER,
+          },
+        },
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/TokenBody' } } },
       },
       '204': {
-        description: 'The token, in the Authorization header.',
-        headers: { Authorization: { schema: { type: 'string' }, description: '`Bearer <jwt>`' } },
+        description: 'The token in the Authorization header, with no body (what the mock answers).',
+        headers: {
+          Authorization: { description: 'Bearer <token>', required: true, schema: BEARER_HEADER },
+        },
       },
-      default: {
-        description: 'An error',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-      },
+      ...errorAnswers(['400', '401', '405', '413', '415', '429', '431', '5XX']),
     },
   },
 };
@@ -274,7 +434,7 @@ export function openApiDocument(operations: readonly AnyOperation[]): Json {
       title: 'Applicant Income and Asset Verification API',
       version: VERSION,
       description:
-        'Generated from the applicant-verification SDK\'s operation descriptors (npm run generate). Responses carry fields beyond those listed; enums marked "or a value added later" are open.',
+        "Generated from the applicant-verification SDK's wire schemas (npm run generate). The requests, answers and errors here are the ones the SDK and its mock server (applicant-verification/testing) observe and handle: the rules the SDK checks before sending and the mock enforces, and the answers the SDK reads. It is not a promise of the vendor's: the service's own reference documents no error answers and does not say how it treats unknown fields (docs/spec-gaps.md). Responses carry fields beyond those listed; enums marked \"or a value added later\" are open.",
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: 'https://api.example.com', description: 'Your base URL (without /api/v1)' }],
@@ -292,7 +452,8 @@ export function openApiDocument(operations: readonly AnyOperation[]): Json {
           description: 'The token from POST /api/v1/tenants/auth.',
         },
       },
-      schemas: { ...sortedKeys(writer.components), Error: ERROR_BODY },
+      schemas: { ...sortedKeys(writer.components), Error: ERROR_BODY, TokenBody: TOKEN_BODY },
+      responses: errorResponseComponents(),
     },
   };
 }

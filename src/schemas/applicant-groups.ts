@@ -31,7 +31,14 @@ import {
   verificationTypeSchema,
   wireQuery,
 } from './common.js';
-import { centsRentProblem, dollarsRentProblem, type RentUnit, rentCentsMeant, wireRent } from './rent.js';
+import {
+  centsRentProblem,
+  dollarsRentProblem,
+  MONTHLY_RENT_MAX_DOLLARS,
+  type RentUnit,
+  rentCentsMeant,
+  wireRent,
+} from './rent.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public types: what callers read in their editor. Each is proved equal to its schema's
@@ -422,10 +429,18 @@ export interface ApplicantGroupCreateWireBody extends ApplicantGroupCreateFields
   monthly_rent: number;
 }
 
-const wireBodySchema = exactObject({
-  ...groupCreateFields,
-  monthly_rent: z.number().positive(),
-});
+/**
+ * The wire body's own shape, so the create's output side is describable (the OpenAPI document):
+ * the rent a positive whole number in `unit`, at most {@link MONTHLY_RENT_MAX_DOLLARS} dollars.
+ * The caller's rent was already checked by the rules of `unit` (rent.ts), which imply these.
+ */
+function wireBodySchema(unit: RentUnit) {
+  const ceiling = unit === 'cents' ? MONTHLY_RENT_MAX_DOLLARS * 100 : MONTHLY_RENT_MAX_DOLLARS;
+  return exactObject({
+    ...groupCreateFields,
+    monthly_rent: z.int().positive().max(ceiling),
+  });
+}
 
 const wireSchemas = new Map<string, z.ZodType<ApplicantGroupCreateWireBody, ApplicantGroupCreateParams>>();
 
@@ -455,8 +470,7 @@ export function applicantGroupCreateWireSchema(
       const cents = rentCentsMeant({ monthly_rent, monthly_rent_cents }) ?? 0;
       return { ...fields, monthly_rent: wireRent(cents, unit) };
     })
-    // The wire body's own shape, so its output side is describable (the OpenAPI document).
-    .pipe(wireBodySchema);
+    .pipe(wireBodySchema(unit));
   wireSchemas.set(key, schema);
   return schema;
 }

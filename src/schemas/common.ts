@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { stateCodeForName, stateNameForCode, US_STATES } from '../helpers/states.js';
 import { dollarsRentProblem, MONTHLY_RENT_MAX_DOLLARS } from './rent.js';
 import { suggestValue } from './suggest.js';
+import { withWireRule } from './wire-rule.js';
 
 /**
  * The type of an open enum: the known values autocomplete, yet any other string is accepted.
@@ -82,11 +83,11 @@ export type KnownGroupStatus = (typeof GROUP_STATUSES)[number];
 export const FILTER_GROUP_STATUSES = [...GROUP_STATUSES, 'pending'] as const;
 
 /** A status of the list filter: any string is sent; these are the known ones. */
-export const filterGroupStatusSchema = openEnum(FILTER_GROUP_STATUSES).refine(
-  (value) => !value.includes(','),
-  {
+export const filterGroupStatusSchema = withWireRule(
+  openEnum(FILTER_GROUP_STATUSES).refine((value) => !value.includes(','), {
     error: 'must be one status: the filter is sent comma-separated, so a status cannot contain a comma',
-  },
+  }),
+  { type: 'string', pattern: '^[^,]*$' },
 );
 /** A status of the list filter. Known values: `not_started`, `in_progress`, `completed`, `pending`. */
 export type FilterGroupStatus = z.infer<typeof filterGroupStatusSchema>;
@@ -212,9 +213,12 @@ function unknownKeysMessage(
 }
 
 /** A required text field: blank or whitespace-only strings are rejected. */
-export const requiredTextSchema = z
-  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-  .refine((value) => value.trim().length > 0, { error: 'must not be empty' });
+export const requiredTextSchema = withWireRule(
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+    .refine((value) => value.trim().length > 0, { error: 'must not be empty' }),
+  { pattern: '\\S' },
+);
 
 /** An email address (syntax only: the service checks that it exists and answers 400 if not). */
 export const emailSchema = z.email({
@@ -239,10 +243,13 @@ export const phoneNumberSchema = z
   });
 
 /** An absolute http(s) URL, such as a webhook endpoint. */
-export const httpUrlSchema = z.url({
-  protocol: /^https?$/,
-  error: 'must be an absolute http:// or https:// URL',
-});
+export const httpUrlSchema = withWireRule(
+  z.url({
+    protocol: /^https?$/,
+    error: 'must be an absolute http:// or https:// URL',
+  }),
+  { pattern: '^[Hh][Tt][Tt][Pp][Ss]?:' },
+);
 
 /**
  * What is wrong with a `monthly_rent` in dollars read by a dollars API, or `undefined` when it
@@ -254,12 +261,13 @@ export function monthlyRentProblem(value: unknown): string | undefined {
 }
 
 /** A monthly rent: a positive whole number of dollars (not cents), at most {@link MONTHLY_RENT_MAX_DOLLARS}. */
-export const monthlyRentSchema = z
-  .number({ error: 'must be a number of dollars (not cents), e.g. 1850' })
-  .superRefine((value, ctx) => {
+export const monthlyRentSchema = withWireRule(
+  z.number({ error: 'must be a number of dollars (not cents), e.g. 1850' }).superRefine((value, ctx) => {
     const problem = monthlyRentProblem(value);
     if (problem !== undefined) ctx.addIssue({ code: 'custom', input: value, message: problem });
-  });
+  }),
+  { type: 'integer', exclusiveMinimum: 0, maximum: MONTHLY_RENT_MAX_DOLLARS },
+);
 
 /**
  * A closed enum of a request: only the values the vendor's documentation shows. A typo is rejected naming the
@@ -282,7 +290,13 @@ export function requestEnum<const T extends readonly [string, ...string[]]>(valu
  * A US state spelled out in full, as the screening-group endpoint requires ("no initials"). A
  * two-letter value is rejected; when it is a USPS code the message names the state to use.
  */
-export const spelledOutStateSchema = requiredTextSchema.superRefine((value, ctx) => {
+export const spelledOutStateSchema = withWireRule(
+  requiredTextSchema.superRefine(refuseStateCode),
+  // Two letters, dots and spaces aside, are initials.
+  { not: { pattern: '^[\\s.]*[A-Za-z][\\s.]*[A-Za-z][\\s.]*$' } },
+);
+
+function refuseStateCode(value: string, ctx: z.RefinementCtx): void {
   const letters = value.replace(/[.\s]/g, '');
   if (!/^[A-Za-z]{2}$/.test(letters)) return;
   const name = stateNameForCode(letters);
@@ -293,7 +307,7 @@ export const spelledOutStateSchema = requiredTextSchema.superRefine((value, ctx)
       ? `must be the state spelled out: use the full state name "${name}", not "${value}"`
       : `must be the state spelled out in full (e.g. "California"), not a two-letter code ("${value}")`,
   });
-});
+}
 
 /** The full state names, lower-cased, with the names as written. */
 const STATE_NAMES = new Map(US_STATES.map((state) => [state.name.toLowerCase(), state.name]));
@@ -317,16 +331,40 @@ function nearestState(input: string): string | undefined {
  * (`California`, `california`, `CA`, `ca`), sent as given. Anything else (`XX`, `Calif.`) is
  * refused with the closest spelling suggested.
  */
-export const usStateSchema = requiredTextSchema.superRefine((value, ctx) => {
-  const letters = value.trim();
-  if (stateNameForCode(letters) !== undefined || stateCodeForName(letters) !== undefined) return;
-  const near = nearestState(letters);
-  ctx.addIssue({
-    code: 'custom',
-    input: value,
-    message: `must be a US state: its full name or two-letter code (e.g. "California" or "CA"), not "${value}"${near ? ` (did you mean "${near}"?)` : ''}`,
-  });
-});
+export const usStateSchema = withWireRule(
+  requiredTextSchema.superRefine((value, ctx) => {
+    const letters = value.trim();
+    if (stateNameForCode(letters) !== undefined || stateCodeForName(letters) !== undefined) return;
+    const near = nearestState(letters);
+    ctx.addIssue({
+      code: 'custom',
+      input: value,
+      message: `must be a US state: its full name or two-letter code (e.g. "California" or "CA"), not "${value}"${near ? ` (did you mean "${near}"?)` : ''}`,
+    });
+  }),
+  {
+    // A getter: built only when the OpenAPI document is generated, not on every import.
+    get pattern() {
+      return `^\\s*(?:${US_STATES.flatMap((state) => [state.name, state.code])
+        .map(anyCase)
+        .join('|')})\\s*$`;
+    },
+    description: 'A US state, district or territory: its full name or USPS code, in any letter case.',
+  },
+);
+
+/** A regular expression source matching `text` in any letter case, any run of spaces for a space. */
+function anyCase(text: string): string {
+  return [...text]
+    .map((char) => {
+      if (char === ' ') return '\\s+';
+      if (char === '.') return '\\.';
+      const lower = char.toLowerCase();
+      const upper = char.toUpperCase();
+      return lower === upper ? char : `[${upper}${lower}]`;
+    })
+    .join('');
+}
 
 /** Type guard for a plain JSON object. */
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -5,6 +5,10 @@
 import * as z from 'zod';
 import { dateTimeSchema, idSchema, isRecord, type OpenEnum, openEnum, responseObject } from './common.js';
 import { type IncomeReportData, incomeReportDataSchema } from './income-report.js';
+import { withWireRule } from './wire-rule.js';
+
+/** The `report_type` values whose `data` the SDK types: any other is kept as a record. */
+export const TYPED_REPORT_TYPES = ['income'] as const;
 
 /** Report names seen: `income` (the vendor's samples also write `Income`). */
 export const REPORT_NAMES = ['income', 'Income'] as const;
@@ -97,7 +101,7 @@ const reportDetailShape = {
   report_id: idSchema,
   applicant_group_id: idSchema,
   applicant_id: idSchema.nullish(),
-  pdf_url: z.string(),
+  pdf_url: withWireRule(z.string(), { format: 'uri' }),
 };
 
 /** A report detail whose `report_type` is `income`: `data` is typed. */
@@ -110,7 +114,8 @@ export const incomeReportDetailSchema = responseObject({
 /** A report detail of any other `report_type`: `data` is kept as a record. */
 export const otherReportDetailSchema = responseObject({
   ...reportDetailShape,
-  report_type: z.string(),
+  // Never a typed one: the dispatch below sends those to their own schema.
+  report_type: withWireRule(z.string(), { not: { enum: [...TYPED_REPORT_TYPES] } }),
   data: z.record(z.string(), z.unknown()),
 });
 

@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { type OpenEnum, openEnum, responseObject } from './common.js';
+import { withWireRule } from './wire-rule.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public types (proved equal to the schemas below by test/schemas/types.test-d.ts)
@@ -117,7 +118,9 @@ const figures = {
 };
 
 /** Answer of `GET /api/v1/screening_groups/{id}/report`. */
-export const screeningGroupReportUrlSchema = responseObject({ url: z.string() });
+export const screeningGroupReportUrlSchema = responseObject({
+  url: withWireRule(z.string(), { format: 'uri' }),
+});
 
 /** One transaction of an income stream. */
 export const screeningTransactionSchema = responseObject({

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { openApiDocument, openApiText } from '../../scripts/openapi.js';
@@ -74,15 +75,119 @@ describe('openapi.json', () => {
     expect(
       document.paths['/api/v1/reports/{reportId}'].get.responses['200'].content['application/json'].schema,
     ).toEqual({
-      anyOf: [
+      oneOf: [
         { $ref: '#/components/schemas/IncomeReportDetail' },
-        { $ref: '#/components/schemas/OtherReportDetail' },
+        { allOf: [{ $ref: '#/components/schemas/OtherReportDetail' }] },
       ],
+      discriminator: {
+        propertyName: 'report_type',
+        mapping: { income: '#/components/schemas/IncomeReportDetail' },
+      },
+    });
+    expect(document.components.schemas.OtherReportDetail.properties.report_type).toEqual({
+      type: 'string',
+      not: { enum: ['income'] },
     });
     const createdAfter = document.paths['/api/v1/applicant_groups'].get.parameters[3];
     expect(JSON.stringify(createdAfter.schema)).toContain('Unix seconds');
     // Nothing fell back to "anything": zod's unrepresentable cases all have an override.
     expect(committed).not.toMatch(/"(schema|items)": \{\}/);
+  });
+
+  it('documents the error answers of every operation with the Error body, 401 and 429 with their headers', () => {
+    const document = JSON.parse(committed);
+    const responses = document.components.responses;
+    const statusesOf = (path: string, method: string) =>
+      Object.keys(document.paths[path][method].responses).filter(
+        (status) => status !== '200' && status !== '204',
+      );
+    for (const operation of OPERATIONS) {
+      const statuses = statusesOf(operation.path, operation.method.toLowerCase());
+      expect(statuses).toEqual(expect.arrayContaining(['401', '405', '429', '431', '5XX']));
+      expect(statuses.includes('400')).toBe(operation.query !== undefined || operation.body !== undefined);
+      expect(statuses.includes('413') && statuses.includes('415')).toBe(operation.body !== undefined);
+      expect(statuses.includes('404')).toBe(operation.path.includes('{'));
+      expect(statuses).not.toContain('default');
+    }
+    expect(statusesOf('/api/v1/reports/{reportId}', 'get')).toContain('410');
+    expect(statusesOf('/api/v1/screening_groups/{id}/report/data', 'get')).toContain('410');
+    expect(statusesOf('/api/v1/applicant_groups', 'get')).not.toContain('410');
+    for (const answer of Object.values<{ content: unknown }>(responses)) {
+      expect(answer.content).toEqual({
+        'application/json': { schema: { $ref: '#/components/schemas/Error' } },
+      });
+    }
+    expect(Object.keys(responses.TooManyRequests.headers)).toEqual(['Retry-After', 'retry-after-ms']);
+    expect(Object.keys(responses.MethodNotAllowed.headers)).toEqual(['Allow']);
+    expect(document.info.description).toContain('not a promise of the vendor');
+  });
+
+  it('documents the token exchange: every 2xx answer carries a Bearer token, in the header or the JSON body', () => {
+    const exchange = JSON.parse(committed).paths['/api/v1/tenants/auth'].post;
+    const header = exchange.responses['204'].headers.Authorization;
+    expect(header.required).toBe(true);
+    const bearer = new RegExp(header.schema.pattern);
+    expect(bearer.test('Bearer eyJ.a.b')).toBe(true);
+    expect(bearer.test('eyJ.a.b')).toBe(false);
+    expect(bearer.test('Basic abc')).toBe(false);
+
+    const ajv = new Ajv2020({ strict: true });
+    const tokenBody = ajv.compile(JSON.parse(committed).components.schemas.TokenBody);
+    expect(tokenBody({ token: 'eyJ.a.b' })).toBe(true);
+    expect(tokenBody({ access_token: 'opaque' })).toBe(true);
+    expect(tokenBody({})).toBe(false);
+    expect(tokenBody({ token: '' })).toBe(false);
+    expect(exchange.responses['200'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/TokenBody',
+    });
+  });
+
+  it('states the request rules the SDK checks: a body the SDK refuses, the document refuses too', async () => {
+    const document = JSON.parse(committed);
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats.default(ajv);
+    const bodyOf = (path: string) =>
+      ajv.compile(document.paths[path].post.requestBody.content['application/json'].schema);
+    const applicantGroup = bodyOf('/api/v1/applicant_groups');
+    const screeningGroup = bodyOf('/api/v1/screening_groups');
+    const sdkApplicantGroup = OPERATIONS.find((o) => o.name === 'applicantGroups.create')?.body;
+    const sdkScreeningGroup = OPERATIONS.find((o) => o.name === 'screeningGroups.create')?.body;
+    const property = { name: 'Elm', street_address: '1 Elm St', city: 'Austin', zip_code: '73301' };
+    const group = {
+      applicants: [{ first_name: 'Ada', last_name: 'L', email: 'ada@example.com' }],
+      property: { ...property, state: 'texas' },
+      decision_maker_display_name: 'Acme',
+      monthly_rent: 1850,
+    };
+    const screening = {
+      applicants: [
+        { applicant_first_name: 'Ada', applicant_last_name: 'L', applicant_email: 'ada@example.com' },
+      ],
+      property: { ...property, state: 'Texas' },
+      is_decision_maker_paying: false,
+      decision_maker_display_name: 'Acme',
+      monthly_rent: 1850,
+    };
+    const cases: Array<[typeof applicantGroup, z.ZodType | undefined, Record<string, unknown>, boolean]> = [
+      [applicantGroup, sdkApplicantGroup, group, true],
+      [applicantGroup, sdkApplicantGroup, { ...group, property: { ...property, state: 'TX' } }, true],
+      [applicantGroup, sdkApplicantGroup, { ...group, property: { ...property, state: 'Texass' } }, false],
+      [applicantGroup, sdkApplicantGroup, { ...group, monthly_rent: 1850.5 }, false],
+      [applicantGroup, sdkApplicantGroup, { ...group, monthly_rent: 100_001 }, false],
+      [applicantGroup, sdkApplicantGroup, { ...group, monthly_rent: 0 }, false],
+      [applicantGroup, sdkApplicantGroup, { ...group, decision_maker_display_name: '  ' }, false],
+      [applicantGroup, sdkApplicantGroup, { ...group, webhook_url: 'ftp://example.com/hook' }, false],
+      [applicantGroup, sdkApplicantGroup, { ...group, correlationId: 'typo' }, false],
+      [screeningGroup, sdkScreeningGroup, screening, true],
+      [screeningGroup, sdkScreeningGroup, { ...screening, property: { ...property, state: 'T.X.' } }, false],
+      [screeningGroup, sdkScreeningGroup, { ...screening, monthly_rent: -5 }, false],
+      [screeningGroup, sdkScreeningGroup, { ...screening, monthly_rent: 100_000.5 }, false],
+      [screeningGroup, sdkScreeningGroup, { ...screening, is_decision_maker_paying: null }, false],
+    ];
+    for (const [documented, sdk, body, valid] of cases) {
+      expect({ body, document: documented(body) }).toEqual({ body, document: valid });
+      expect({ body, sdk: sdk?.safeParse(body).success }).toEqual({ body, sdk: valid });
+    }
   });
 
   it('passes an independent OpenAPI 3.1 validator, which does fail a broken document', async () => {
@@ -95,6 +200,7 @@ describe('openapi.json', () => {
   it('compiles every schema under ajv strict mode (JSON Schema 2020-12)', () => {
     const document = JSON.parse(committed);
     const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats.default(ajv);
     // The document's components, reachable by the same `#/components/schemas/...` refs.
     ajv.addKeyword('components');
     ajv.addSchema({ $id: 'openapi.json', components: document.components });

@@ -7,11 +7,19 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
+/** An OpenAPI response object, or a reference to one in `components.responses`. */
+interface ResponseObject {
+  content?: unknown;
+  $ref?: string;
+}
+
 interface Contract {
   ajv: Ajv2020;
   /** Path templates of the document, each with its matcher and JSON-pointer-escaped key. */
   templates: Array<{ template: string; pattern: RegExp; pointer: string }>;
-  paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>;
+  paths: Record<string, Record<string, { responses: Record<string, ResponseObject> }>>;
+  /** `components.responses`, which operations reference for their error answers. */
+  responses: Record<string, ResponseObject>;
   compiled: Map<string, ValidateFunction>;
 }
 
@@ -25,13 +33,21 @@ function load(): Contract {
   // The document's own sections, so `#/components/...` and `#/paths/...` resolve inside it.
   ajv.addKeyword('components');
   ajv.addKeyword('paths');
+  // An annotation for code generators: `oneOf` already says which shape applies.
+  ajv.addKeyword('discriminator');
   ajv.addSchema({ $id: 'openapi.json', components: document.components, paths: document.paths });
   const templates = Object.keys(document.paths).map((template) => ({
     template,
     pattern: new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`),
     pointer: template.replaceAll('~', '~0').replaceAll('/', '~1'),
   }));
-  contract = { ajv, templates, paths: document.paths, compiled: new Map() };
+  contract = {
+    ajv,
+    templates,
+    paths: document.paths,
+    responses: document.components.responses,
+    compiled: new Map(),
+  };
   return contract;
 }
 
@@ -44,7 +60,7 @@ export function contractProblems(
   body: unknown,
 ): string[] {
   if (!path.startsWith('/api/')) return [];
-  const { ajv, templates, paths, compiled } = load();
+  const { ajv, templates, paths, responses, compiled } = load();
   const found = templates.find(({ pattern }) => pattern.test(path));
   const verb = method.toLowerCase();
   const operation = found ? paths[found.template]?.[verb] : undefined;
@@ -59,13 +75,19 @@ export function contractProblems(
       `${method} ${path} ${status}`,
     );
   }
-  const key = operation.responses[String(status)] ? String(status) : status >= 400 ? 'default' : undefined;
+  // The status itself, else its range (`5XX`).
+  const key = [String(status), `${String(status)[0]}XX`].find((candidate) => operation.responses[candidate]);
   if (!key) return [`${method} ${path}: status ${status} is not in openapi.json`];
-  const response = operation.responses[key];
+  const declared = operation.responses[key];
+  const name = declared?.$ref?.replace('#/components/responses/', '');
+  const response = name === undefined ? declared : responses[name];
   if (!response?.content) return [];
   if (!contentType.includes('application/json'))
     return [`${method} ${path} ${status}: not JSON (${contentType})`];
-  const pointer = `openapi.json#/paths/${found?.pointer}/${verb}/responses/${key}/content/application~1json/schema`;
+  const pointer =
+    name === undefined
+      ? `openapi.json#/paths/${found?.pointer}/${verb}/responses/${key}/content/application~1json/schema`
+      : 'openapi.json#/components/schemas/Error';
   return validate(ajv, compiled, pointer, body, `${method} ${found?.template} ${status}`);
 }
 

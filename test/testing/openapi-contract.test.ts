@@ -19,9 +19,28 @@ describe('the contract check', () => {
     expect(contractProblems('GET', '/api/v1/reports/r', 200, JSON_TYPE, report)).toEqual([
       "GET /api/v1/reports/{reportId} 200: (body) must have required property 'data'",
       "GET /api/v1/reports/{reportId} 200: (body) must have required property 'data'",
-      'GET /api/v1/reports/{reportId} 200: (body) must match a schema in anyOf',
+      'GET /api/v1/reports/{reportId} 200: /report_type must NOT be valid',
+      'GET /api/v1/reports/{reportId} 200: (body) must match exactly one schema in oneOf',
     ]);
     expect(contractProblems('GET', '/api/v1/reports/r', 200, JSON_TYPE, { ...report, data: {} })).toEqual([]);
+    // An income report carries income data (the open shape excludes `income`), as the SDK requires.
+    expect(
+      contractProblems('GET', '/api/v1/reports/r', 200, JSON_TYPE, { ...report, data: { recurring: 'n/a' } }),
+    ).toContain('GET /api/v1/reports/{reportId} 200: /data/recurring must be object');
+    const identity = { ...report, report_type: 'identity', data: {} };
+    expect(contractProblems('GET', '/api/v1/reports/r', 200, JSON_TYPE, identity)).toEqual([]);
+    expect(
+      contractProblems('GET', '/api/v1/reports/r', 200, JSON_TYPE, { ...identity, pdf_url: 'reports/r.pdf' }),
+    ).toContain('GET /api/v1/reports/{reportId} 200: /pdf_url must match format "uri"');
+    // Error answers: the documented ones (a range included) carry the Error body; others are undocumented.
+    const error = { error: 'service_unavailable', message: 'down' };
+    expect(contractProblems('GET', '/api/v1/reports/r', 503, JSON_TYPE, error)).toEqual([]);
+    expect(contractProblems('GET', '/api/v1/reports/r', 410, JSON_TYPE, { ...error, message: 1 })).toEqual([
+      'GET /api/v1/reports/{reportId} 410: /message must be string',
+    ]);
+    expect(contractProblems('GET', '/api/v1/reports/r', 403, JSON_TYPE, error)).toEqual([
+      'GET /api/v1/reports/r: status 403 is not in openapi.json',
+    ]);
     expect(
       contractProblems('GET', '/api/v1/applicant_groups', 200, JSON_TYPE, { applicant_groups: [{ id: 7 }] }),
     ).not.toEqual([]);
