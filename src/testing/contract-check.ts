@@ -4,7 +4,7 @@
  * The document is the contract, so the strict mock refuses what it refuses and nothing else the
  * mock's own validation (validation.ts) does not: keys it does not name (with a did-you-mean),
  * values outside an enum, `null` where the schema has no `null`, wrong types and the keywords the
- * document uses (lengths, patterns, bounds, `format: uri`).
+ * document uses (lengths, patterns, `not`, bounds, `format: uri`).
  *
  * Only the subset of JSON Schema the document is generated with is read; an object that lists its
  * `properties` is closed unless it says otherwise (`additionalProperties` other than `false`).
@@ -73,6 +73,11 @@ function patternOf(source: string): RegExp | undefined {
   }
 }
 
+// The schema's own words on what it takes, when it has them.
+function described(schema: Json): string {
+  return typeof schema.description === 'string' ? ` (${schema.description.replace(/\.$/, '')})` : '';
+}
+
 function numberProblems(schema: Json, value: number, field: string): string[] {
   const problems: string[] = [];
   if (typeof schema.minimum === 'number' && value < schema.minimum)
@@ -96,7 +101,8 @@ function stringProblems(schema: Json, value: string, field: string): string[] {
   if (typeof schema.maxLength === 'number' && length > schema.maxLength)
     problems.push(`${field} must be at most ${schema.maxLength} characters long`);
   const pattern = typeof schema.pattern === 'string' ? patternOf(schema.pattern) : undefined;
-  if (pattern && !pattern.test(value)) problems.push(`${field} does not have the form the API expects`);
+  if (pattern && !pattern.test(value))
+    problems.push(`${field} does not have the form the API expects${described(schema)}`);
   if (schema.format === 'uri' && !URL.canParse(value)) problems.push(`${field} must be an absolute URI`);
   return problems;
 }
@@ -187,6 +193,8 @@ export function check(raw: Json, value: unknown, path: PropertyKey[] = []): Fiel
     const message = `${field} must be one of ${schema.enum.map((item) => JSON.stringify(item)).join(', ')}`;
     return [{ field, message: hint === undefined ? message : `${message}: did you mean ${hint}?` }];
   }
+  if (isObject(schema.not) && check(schema.not, value, path).length === 0)
+    return [{ field, message: `${field} has a form the API refuses${described(schema)}` }];
   if ('const' in schema && schema.const !== value)
     return [{ field, message: `${field} must be ${JSON.stringify(schema.const)}` }];
   const message = (text: string): FieldError => ({ field, message: text });

@@ -3,6 +3,7 @@
  * links, as plain functions from a request to a response. The core (core.ts) matches and runs
  * them; no HTTP framework is involved, so every adapter serves the very same routes.
  */
+import type * as z from 'zod';
 import type { TokenAuthority, TokenProblem } from './auth.js';
 import type { MockContext } from './context.js';
 import { createApplicantGroup, createScreeningGroup } from './create.js';
@@ -64,8 +65,8 @@ function param(params: RouteRequest['params'], name: string): string {
 /** Builds the API routes of one mock; `strict` holds request bodies to the OpenAPI document (strict.ts). */
 export function createApiRoutes(context: MockContext, tokens: TokenAuthority, strict = false): Route[] {
   const { store, clock } = context;
-  const body = (operationId: string, route: RouteHandler): RouteHandler =>
-    strict ? contractBody(operationId, route) : route;
+  const body = (operationId: string, route: RouteHandler, own?: z.ZodType): RouteHandler =>
+    strict ? contractBody(operationId, route, own) : route;
 
   // Wraps a route that needs a valid access token (both families: the vendor's documentation leaves the screening
   // family's auth open, and one scheme for all is what a client can rely on).
@@ -268,7 +269,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority, st
     {
       method: 'POST',
       pattern: '/api/v1/applicant_groups',
-      target: authed(body('applicantGroups.create', createApplicantGroupRoute)),
+      target: authed(body('applicantGroups.create', createApplicantGroupRoute, applicantGroupCreateSchema)),
     },
     { method: 'GET', pattern: '/api/v1/applicant_groups/:id/reports', target: authed(listReports) },
     { method: 'GET', pattern: '/api/v1/reports/:id', target: authed(getReport) },
@@ -276,7 +277,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority, st
     {
       method: 'POST',
       pattern: '/api/v1/screening_groups',
-      target: authed(body('screeningGroups.create', createScreeningGroupRoute)),
+      target: authed(body('screeningGroups.create', createScreeningGroupRoute, screeningGroupCreateSchema)),
     },
     { method: 'GET', pattern: '/api/v1/screening_groups/:id', target: authed(retrieveScreeningGroup) },
     {

@@ -125,6 +125,34 @@ describe.each(MODES)('mock in $name mode', ({ strict }) => {
     } else expect(answer.status).toBe(200);
   });
 
+  it('a value the document’s pattern refuses: strict says so with the document’s own description; tolerant takes it', async () => {
+    const body = applicantGroupBody();
+    const property = { ...(body.property as Record<string, unknown>), state: 'Texass' };
+    const answer = await call(mock.url, 'POST', '/api/v1/applicant_groups', {
+      token,
+      body: { ...body, property },
+    });
+    if (strict) {
+      const [field] = expectError(answer, 400).fields ?? [];
+      expect(field?.field).toBe('property.state');
+      expect(field?.message).toMatch(
+        /^property\.state does not have the form the API expects \(A US state, .+\)$/,
+      );
+    } else expect(answer.status).toBe(200);
+  });
+
+  it('where the mock’s own check refuses the same field, its message (what to write instead) is the one sent', async () => {
+    const body = screeningGroupBody();
+    const property = { ...(body.property as Record<string, unknown>), state: 'TX' };
+    const answer = await call(mock.url, 'POST', '/api/v1/screening_groups', {
+      token,
+      body: { ...body, property },
+    });
+    expect(expectError(answer, 400).fields).toEqual([
+      { field: 'property.state', message: 'state must be spelled out: use "Texas" instead of "TX"' },
+    ]);
+  });
+
   it('a wrong type is named the same way in both modes (the tolerant mock checks types too)', async () => {
     const answer = await call(mock.url, 'POST', '/api/v1/screening_groups', {
       token,
