@@ -150,18 +150,30 @@ function valid(raw: Json, depth = 0): fc.Arbitrary<unknown> {
 }
 
 /** The paths inside a value where a mutation can land (the value itself included). */
-function spots(value: unknown, path: PropertyKey[] = []): PropertyKey[][] {
+function spots(value: unknown, path: Array<string | number> = []): Array<string | number>[] {
   const here = [path];
   if (Array.isArray(value)) return [...here, ...value.flatMap((item, i) => spots(item, [...path, i]))];
   if (isObject(value)) return [...here, ...Object.entries(value).flatMap(([k, v]) => spots(v, [...path, k]))];
   return here;
 }
 
-function setAt(value: unknown, path: PropertyKey[], change: (target: unknown) => unknown): unknown {
+/** The part of `value` at `path`, if there is one. */
+function at(value: unknown, path: Array<string | number>): unknown {
+  let target = value;
+  for (const part of path) {
+    if (Array.isArray(target) && typeof part === 'number') target = target[part];
+    else if (isObject(target) && typeof part === 'string') target = target[part];
+    else return undefined;
+  }
+  return target;
+}
+
+function setAt(value: unknown, path: Array<string | number>, change: (target: unknown) => unknown): unknown {
   const [head, ...rest] = path;
   if (head === undefined) return change(value);
   if (Array.isArray(value)) return value.map((item, i) => (i === head ? setAt(item, rest, change) : item));
-  if (isObject(value)) return { ...value, [head]: setAt(value[head as string], rest, change) };
+  if (isObject(value) && typeof head === 'string')
+    return { ...value, [head]: setAt(value[head], rest, change) };
   return value;
 }
 
@@ -199,16 +211,7 @@ interface Mutation {
 
 function mutate(body: unknown, change: Mutation): unknown {
   const all = spots(body);
-  const objects = all.filter((path) => {
-    let target: unknown = body;
-    for (const part of path)
-      target = isObject(target)
-        ? target[part as string]
-        : Array.isArray(target)
-          ? target[part as number]
-          : undefined;
-    return isObject(target);
-  });
+  const objects = all.filter((path) => isObject(at(body, path)));
   const pick = <T>(list: T[]): T | undefined => list[change.at % Math.max(list.length, 1)];
   switch (change.kind) {
     case 'null':

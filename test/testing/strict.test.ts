@@ -44,9 +44,16 @@ function rawExchange(url: string, head: string): Promise<string> {
   });
 }
 
+/** A create body with some fields of its property changed (or added). */
+function withProperty(body: Record<string, unknown>, changes: Record<string, unknown>) {
+  const property = typeof body.property === 'object' && body.property !== null ? body.property : {};
+  return { ...body, property: { ...property, ...changes } };
+}
+
 describe.each(MODES)('mock in $name mode', ({ strict }) => {
   let mock: MockServer;
   let token: string;
+  const post = (path: string, body: unknown) => call(mock.url, 'POST', path, { token, body });
   beforeAll(async () => {
     mock = await createMockServer({ strict, seed: 3 });
     token = await login(mock);
@@ -78,12 +85,10 @@ describe.each(MODES)('mock in $name mode', ({ strict }) => {
   });
 
   it('an unknown nested key is named by its path', async () => {
-    const body = screeningGroupBody();
-    const property = { ...(body.property as Record<string, unknown>), zip: '73301' };
-    const answer = await call(mock.url, 'POST', '/api/v1/screening_groups', {
-      token,
-      body: { ...body, property },
-    });
+    const answer = await post(
+      '/api/v1/screening_groups',
+      withProperty(screeningGroupBody(), { zip: '73301' }),
+    );
     if (strict) {
       expect(expectError(answer, 400).fields).toEqual([
         { field: 'property.zip', message: 'zip is not a field of this request: did you mean zip_code?' },
@@ -126,12 +131,10 @@ describe.each(MODES)('mock in $name mode', ({ strict }) => {
   });
 
   it('a value the document’s pattern refuses: strict says so with the document’s own description; tolerant takes it', async () => {
-    const body = applicantGroupBody();
-    const property = { ...(body.property as Record<string, unknown>), state: 'Texass' };
-    const answer = await call(mock.url, 'POST', '/api/v1/applicant_groups', {
-      token,
-      body: { ...body, property },
-    });
+    const answer = await post(
+      '/api/v1/applicant_groups',
+      withProperty(applicantGroupBody(), { state: 'Texass' }),
+    );
     if (strict) {
       const [field] = expectError(answer, 400).fields ?? [];
       expect(field?.field).toBe('property.state');
@@ -142,12 +145,10 @@ describe.each(MODES)('mock in $name mode', ({ strict }) => {
   });
 
   it('where the mock’s own check refuses the same field, its message (what to write instead) is the one sent', async () => {
-    const body = screeningGroupBody();
-    const property = { ...(body.property as Record<string, unknown>), state: 'TX' };
-    const answer = await call(mock.url, 'POST', '/api/v1/screening_groups', {
-      token,
-      body: { ...body, property },
-    });
+    const answer = await post(
+      '/api/v1/screening_groups',
+      withProperty(screeningGroupBody(), { state: 'TX' }),
+    );
     expect(expectError(answer, 400).fields).toEqual([
       { field: 'property.state', message: 'state must be spelled out: use "Texas" instead of "TX"' },
     ]);
