@@ -35,7 +35,7 @@ const NOT_IN_NPM_TEST = [
   'test/package/declarations.test.ts',
   'test/fleet/**',
   'test/seams/**',
-  // Prism and the schema-driven fuzz against the strict mock: npm run test:contract.
+  // Independent OpenAPI tools as child processes: npm run test:contract (vitest.contract.config.ts).
   'test/contract/**',
   // Real-time fault suites: npm run test:faults (vitest.faults.config.ts).
   'test/reliability/faults-with-ids.test.ts',

@@ -2,10 +2,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import { shared } from './vitest.config.js';
 
 /**
- * `npm run test:contract`: the API's OpenAPI document against independent tools, with the mock
- * in strict mode as the service they see (Prism as a validating proxy, a schema-driven fuzz).
- * Not part of `npm test`: it starts child processes and sends thousands of requests; `.ci/run`
- * runs it. One file at a time.
+ * `npm run test:contract`: openapi.json checked as a team in another language would check it,
+ * with independent tools run as child processes (linters, a generated client type-checked and
+ * driven against the mock, Prism as a validating proxy and a seeded fuzz in front of the strict
+ * mock). Not part of `npm test`, which stays in-process and quick; `.ci/run`
+ * runs it. One file at a time: its tests start child processes.
  */
 export default defineConfig({
   ...shared,

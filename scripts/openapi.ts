@@ -419,6 +419,14 @@ const TOKEN_EXCHANGE: Json = {
   },
 };
 
+/** What each resource's operations are about (a resource without one is listed bare). */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  applicantGroups: 'Income and asset verification of a household: groups, their applicants and reports.',
+  reports: 'Report details, with their data and a PDF link.',
+  screeningGroups: 'The screening family: groups, their report link and report data.',
+  auth: 'The access token, exchanged for the client id and secret key.',
+};
+
 /** The OpenAPI 3.1 document of `operations`. */
 export function openApiDocument(operations: readonly AnyOperation[]): Json {
   const writer = new SchemaWriter();
@@ -439,9 +447,12 @@ export function openApiDocument(operations: readonly AnyOperation[]): Json {
     },
     servers: [{ url: 'https://api.example.com', description: 'Your base URL (without /api/v1)' }],
     security: [{ bearer: [] }],
-    tags: [...new Set(operations.map((operation) => operation.name.split('.')[0]))]
+    tags: [...new Set(operations.map((operation) => operation.name.split('.')[0] ?? operation.name))]
       .concat('auth')
-      .map((name) => ({ name })),
+      .map((name) => {
+        const description = TAG_DESCRIPTIONS[name];
+        return description === undefined ? { name } : { name, description };
+      }),
     paths,
     components: {
       securitySchemes: {

@@ -39,6 +39,7 @@ import {
   rentCentsMeant,
   wireRent,
 } from './rent.js';
+import { withWireRule } from './wire-rule.js';
 
 // ---------------------------------------------------------------------------------------------
 // Public types: what callers read in their editor. Each is proved equal to its schema's
@@ -438,7 +439,9 @@ function wireBodySchema(unit: RentUnit) {
   const ceiling = unit === 'cents' ? MONTHLY_RENT_MAX_DOLLARS * 100 : MONTHLY_RENT_MAX_DOLLARS;
   return exactObject({
     ...groupCreateFields,
-    monthly_rent: z.int().positive().max(ceiling),
+    monthly_rent: withWireRule(z.int().positive().max(ceiling), {
+      description: `The monthly rent in ${unit}, as the API reads it (the client option apiRentUnit).`,
+    }),
   });
 }
 

@@ -2,7 +2,10 @@
  * openapi.json: the committed document is what the descriptors' wire schemas give today (the CI
  * check: `npm run generate` when it fails), a schema changed in memory makes it stale, an
  * independent parser (@apidevtools/swagger-parser) accepts it as OpenAPI 3.1, every schema in it
- * compiles under ajv's strict JSON Schema 2020-12, and the mock serves it.
+ * compiles under ajv's strict JSON Schema 2020-12, and the mock serves it. What it promises: the
+ * error answers of every operation, the token of the exchange, reports discriminated on
+ * `report_type`, and request rules that refuse what the SDK refuses. (Independent linters and a
+ * generated client check it further in `npm run test:contract`.)
  */
 import { readFileSync } from 'node:fs';
 import SwaggerParser from '@apidevtools/swagger-parser';
