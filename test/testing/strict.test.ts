@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicantGroupListResponseSchema } from '../../src/schemas/index.js';
-import { createMockServer, MAX_BODY_BYTES, type MockServer } from '../../src/testing/index.js';
+import { createMockApi, createMockServer, MAX_BODY_BYTES, type MockServer } from '../../src/testing/index.js';
 import {
   applicantGroupBody,
   call,
@@ -304,5 +304,28 @@ describe.each(MODES)('mock in $name mode', ({ strict }) => {
       error: 'invalid_request',
     });
     expect((await call(mock.url, 'GET', '/api/v1/applicant_groups', { token })).status).toBe(200);
+  });
+});
+
+describe('strict mode in process', () => {
+  it('createMockApi({ strict: true }) refuses through mock.fetch what the server refuses', async () => {
+    const mock = createMockApi({ strict: true });
+    try {
+      const wrongMethod = await mock.fetch(`${mock.baseUrl}/api/v1/screening_groups`, { method: 'DELETE' });
+      expect(wrongMethod.status).toBe(405);
+      expect(wrongMethod.headers.get('allow')).toBe('GET, POST');
+      const typo = await mock.fetch(`${mock.baseUrl}/api/v1/tenants/auth`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ clientId: mock.clientId, secret_key: mock.secretKey }),
+      });
+      expect(typo.status).toBe(400);
+      expect(errorBodySchema.parse(await typo.json()).fields).toEqual([
+        { field: 'client_id', message: 'client_id is required' },
+        { field: 'clientId', message: 'clientId is not a field of this request: did you mean client_id?' },
+      ]);
+    } finally {
+      await mock.close();
+    }
   });
 });
