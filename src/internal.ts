@@ -14,3 +14,4 @@ export { stateNameForCode } from './helpers/states.js';
 export { isSettledGroup } from './resources/applicant-groups.js';
 export { E164_PHONE_PATTERN } from './schemas/common.js';
 export { rentCentsMeant } from './schemas/rent.js';
+export { suggestValue } from './schemas/suggest.js';

@@ -23,10 +23,11 @@ import { createOutbox } from './outbox.js';
 import { type PipelineDeps, runPipeline } from './pipeline.js';
 import { createRandom } from './random.js';
 import { errorResponse } from './responses.js';
-import { createRouter } from './router.js';
+import { allowedMethods, createRouter } from './router.js';
 import { createApiRoutes } from './routes.js';
 import { createStats } from './stats.js';
 import { MockStore } from './store.js';
+import { methodNotAllowed } from './strict.js';
 import { createWebhookFaults } from './webhook-faults.js';
 import { createWebhookDeliverer, DEFAULT_WEBHOOK_RETRY, type WebhookRetryOptions } from './webhooks.js';
 
@@ -89,6 +90,14 @@ export interface MockApiOptions {
    * against either. Screening groups always take dollars.
    */
   apiRentUnit?: 'dollars' | 'cents';
+  /**
+   * Hold requests to the OpenAPI document (default `false`: tolerant, as the real service may be).
+   * Strict, a body key the document does not name is 400 (with a did-you-mean), as are enum
+   * violations, nulls in non-nullable fields and wrong types; a JSON body under another content
+   * type is 415; a known path asked with a method it does not serve is 405 with `Allow`. Meant for
+   * a test suite: a client that passes a strict mock sends nothing the contract does not describe.
+   */
+  strict?: boolean;
 }
 
 /** A mock API: the core every adapter serves, with its controls. */
@@ -249,7 +258,9 @@ export function buildMockApi(
       for (const stream of Object.values(streams)) stream.reset();
     },
   };
-  const apiRoute = createRouter(createApiRoutes(context, tokens));
+  const strict = options.strict === true;
+  const apiRoutes = createApiRoutes(context, tokens, strict);
+  const apiRoute = createRouter(apiRoutes);
   const controlRoute = createRouter(createControlRoutes(controls));
 
   async function handle(request: Request): Promise<Response> {
@@ -266,7 +277,14 @@ export function buildMockApi(
     if (!match) return errorResponse(404, `No route for ${request.method} ${url.pathname}`);
     const input = { request, url, params: match.params, body: body.text };
     // Control requests bypass the pipeline: they take no fault and count in no stats.
-    if (!isControl) return runPipeline(deps, match.key, input, match.target);
+    if (!isControl) {
+      const allow = strict ? allowedMethods(apiRoutes, url.pathname) : [];
+      if (allow.length > 0 && !allow.includes(request.method.toUpperCase())) {
+        const refuse = () => methodNotAllowed(request.method, url.pathname, allow);
+        return runPipeline(deps, match.key, input, refuse);
+      }
+      return runPipeline(deps, match.key, input, match.target);
+    }
     try {
       return await match.target(input);
     } catch (error) {

@@ -11,10 +11,12 @@ import { createMockServer, type MockServer } from './server.js';
 const USAGE = [
   'Usage: applicant-verification-mock [--port 4010] [--seed 1] [--page-size 25] [--host 127.0.0.1]',
   '                                   [--client-id ID] [--secret-key KEY] [--api-rent-unit dollars|cents]',
-  '                                   [--now TIME] [--frozen]',
+  '                                   [--now TIME] [--frozen] [--strict]',
   '--now sets where the mock clock starts (ISO date-time or epoch ms); default: the real current time.',
   'The clock ticks with real time from there; --frozen holds it still (it then moves only through',
   'POST /__mock/clock/advance). GET /__mock/clock reads it.',
+  '--strict holds requests to openapi.json: unknown body keys, enum violations and nulls get 400,',
+  'a JSON body under another content type 415, a wrong method on a known path 405 with Allow.',
   'Credentials also come from VERIFICATION_MOCK_CLIENT_ID and VERIFICATION_MOCK_SECRET_KEY.',
   '--account ID:SECRET (repeatable, instead of --client-id/--secret-key) serves several accounts,',
   'each seeing only its own groups and reports; the first is the one the export lines name.',
@@ -94,6 +96,7 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
       'api-rent-unit': { type: 'string' },
       now: { type: 'string' },
       frozen: { type: 'boolean' },
+      strict: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -128,6 +131,7 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
     // A bin runs for minutes or days: a clock stuck at its start would stamp every group with the
     // start-up time, which clients (create recovery among them) would read as long past.
     ticking: values.frozen === true ? false : (io.elapsedMs ?? true),
+    strict: values.strict === true,
     ...(clientId === undefined ? {} : { clientId }),
     ...(secretKey === undefined ? {} : { secretKey }),
     ...(accounts === undefined ? {} : { accounts }),
@@ -163,6 +167,7 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
   io.out(
     `  clock:       ${values.frozen === true ? 'frozen at' : 'ticking from'} ${mock.clock.date().toISOString()}`,
   );
+  if (values.strict === true) io.out('  strict:      requests are held to openapi.json (400, 415, 405)');
   if (rentUnit === 'cents') io.out('  rent unit:   cents (applicant-group monthly_rent is read in cents)');
   io.out('');
   io.out(`export VERIFICATION_BASE_URL=${mock.url}`);

@@ -67,7 +67,7 @@ function searchText(group: ApplicantGroupRecord): string {
 
 /**
  * GET /api/v1/applicant_groups: `search` (case-insensitive substring of applicant names and
- * emails, property name and address, decision maker name), `statuses` (comma-separated),
+ * emails, property name and address, decision maker name), `statuses` (comma-separated, repeated keys merged),
  * `correlation_id` (exact), `created_after` / `created_before` (Unix seconds, exclusive), `page`.
  */
 export function queryApplicantGroups(
@@ -83,8 +83,11 @@ export function queryApplicantGroups(
   if (fields.length > 0) return { ok: false, fields };
 
   const search = query.get('search')?.trim().toLowerCase() ?? '';
-  const statuses = (query.get('statuses') ?? '')
-    .split(',')
+  // Repeated keys (`statuses=a&statuses=b`, what form-exploded clients send) are merged with the
+  // comma form (`statuses=a,b`): both mean "any of these".
+  const statuses = query
+    .getAll('statuses')
+    .flatMap((value) => value.split(','))
     .map((status) => status.trim())
     .filter((status) => status.length > 0);
   const correlationId = query.get('correlation_id');

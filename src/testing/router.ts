@@ -39,6 +39,26 @@ function matchPattern(pattern: string, path: string): Record<string, string> | u
   return got.length === want.length ? params : undefined;
 }
 
+function matches(pattern: string, path: string): Record<string, string> | undefined {
+  try {
+    return matchPattern(pattern, path);
+  } catch {
+    // A malformed percent escape matches no route.
+    return undefined;
+  }
+}
+
+/**
+ * The methods `routes` serve on `path` (routes for any method, `*`, left out): the `Allow` of a
+ * 405, empty for a path no route names.
+ */
+export function allowedMethods<T>(routes: readonly RouteDefinition<T>[], path: string): string[] {
+  const methods = routes
+    .filter((route) => route.method !== '*' && matches(route.pattern, path) !== undefined)
+    .map((route) => route.method);
+  return [...new Set(methods)];
+}
+
 /** Builds a matcher over `routes`, tried in order. */
 export function createRouter<T>(
   routes: readonly RouteDefinition<T>[],
@@ -47,13 +67,7 @@ export function createRouter<T>(
     const upper = method.toUpperCase();
     for (const route of routes) {
       if (route.method !== '*' && route.method !== upper) continue;
-      let params: Record<string, string> | undefined;
-      try {
-        params = matchPattern(route.pattern, path);
-      } catch {
-        // A malformed percent escape matches no route.
-        params = undefined;
-      }
+      const params = matches(route.pattern, path);
       if (params) return { key: `${route.method} ${route.pattern}`, params, target: route.target };
     }
     return undefined;

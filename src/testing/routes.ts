@@ -3,6 +3,7 @@
  * links, as plain functions from a request to a response. The core (core.ts) matches and runs
  * them; no HTTP framework is involved, so every adapter serves the very same routes.
  */
+import type * as z from 'zod';
 import type { TokenAuthority, TokenProblem } from './auth.js';
 import type { MockContext } from './context.js';
 import { createApplicantGroup, createScreeningGroup } from './create.js';
@@ -25,6 +26,7 @@ import {
   serializeScreeningGroup,
 } from './serialize.js';
 import type { ScreeningGroupRecord } from './store.js';
+import { contractBody } from './strict.js';
 import {
   applicantGroupCreateSchema,
   applicantGroupRentProblem,
@@ -66,9 +68,11 @@ function param(params: RouteRequest['params'], name: string): string {
   return params[name] ?? '';
 }
 
-/** Builds the API routes of one mock. */
-export function createApiRoutes(context: MockContext, tokens: TokenAuthority): Route[] {
+/** Builds the API routes of one mock; `strict` holds request bodies to the OpenAPI document (strict.ts). */
+export function createApiRoutes(context: MockContext, tokens: TokenAuthority, strict = false): Route[] {
   const { store, clock } = context;
+  const body = (operationId: string, route: RouteHandler, own?: z.ZodType): RouteHandler =>
+    strict ? contractBody(operationId, route, own) : route;
 
   // Wraps a route that needs a valid access token (both families: the vendor's documentation leaves the screening
   // family's auth open, and one scheme for all is what a client can rely on).
@@ -271,13 +275,21 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     errorResponse(404, `No route for ${request.method} ${url.pathname}`);
 
   return [
-    { method: 'POST', pattern: '/api/v1/tenants/auth', target: auth },
+    { method: 'POST', pattern: '/api/v1/tenants/auth', target: body('auth.exchange', auth) },
     { method: 'GET', pattern: '/api/v1/applicant_groups', target: authed(listApplicantGroups) },
-    { method: 'POST', pattern: '/api/v1/applicant_groups', target: authed(createApplicantGroupRoute) },
+    {
+      method: 'POST',
+      pattern: '/api/v1/applicant_groups',
+      target: authed(body('applicantGroups.create', createApplicantGroupRoute, applicantGroupCreateSchema)),
+    },
     { method: 'GET', pattern: '/api/v1/applicant_groups/:id/reports', target: authed(listReports) },
     { method: 'GET', pattern: '/api/v1/reports/:id', target: authed(getReport) },
     { method: 'GET', pattern: '/api/v1/screening_groups', target: authed(listScreeningGroups) },
-    { method: 'POST', pattern: '/api/v1/screening_groups', target: authed(createScreeningGroupRoute) },
+    {
+      method: 'POST',
+      pattern: '/api/v1/screening_groups',
+      target: authed(body('screeningGroups.create', createScreeningGroupRoute, screeningGroupCreateSchema)),
+    },
     { method: 'GET', pattern: '/api/v1/screening_groups/:id', target: authed(retrieveScreeningGroup) },
     {
       method: 'GET',

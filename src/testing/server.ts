@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildMockApi, type MockApi, type MockApiOptions } from './api.js';
+import { answerClientError } from './client-errors.js';
 import { TRUNCATE_MARKER } from './pipeline.js';
 
 /** Options of {@link createMockServer}. */
@@ -135,6 +136,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const server = createServer((req, res) => {
     handle(req, res).catch(() => res.destroy());
   });
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

@@ -321,4 +321,29 @@ describe('applicant-verification-mock bin', () => {
       /--api-rent-unit must be dollars or cents/,
     );
   });
+
+  it('--strict holds requests to openapi.json (405 with Allow, 400 naming an unknown key); without it the mock is tolerant', async () => {
+    for (const strict of [true, false]) {
+      const mock = await startInProcess(['--port', '0', ...(strict ? ['--strict'] : [])]);
+      try {
+        expect(mock.stdout().includes('strict:      requests are held to openapi.json')).toBe(strict);
+        const token = await login({
+          url: mock.url,
+          clientId: DEFAULT_CLIENT_ID,
+          secretKey: DEFAULT_SECRET_KEY,
+        });
+        const wrongMethod = await call(mock.url, 'PATCH', '/api/v1/screening_groups', { token });
+        expect(wrongMethod.status).toBe(strict ? 405 : 404);
+        expect(wrongMethod.headers.allow).toBe(strict ? 'GET, POST' : undefined);
+        const typo = await call(mock.url, 'POST', '/api/v1/applicant_groups', {
+          token,
+          body: applicantGroupBody({ correlationId: 'x' }),
+        });
+        expect(typo.status).toBe(strict ? 400 : 200);
+        if (strict) expect(typo.text).toContain('did you mean correlation_id?');
+      } finally {
+        await mock.stop();
+      }
+    }
+  });
 });
