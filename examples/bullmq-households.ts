@@ -63,7 +63,7 @@ if (command === 'enqueue') {
   const client = new VerificationClient({
     clientId,
     coordination,
-    tokenStore: new RedisTokenStore(redis, { clientId }),
+    tokenStore: new RedisTokenStore(redis),
     // A create's lease lasts twice its whole budget (deadline, grace window, one timeout): with
     // these, a job retried after its worker died takes the lease over within 22 s.
     timeout: 3_000,

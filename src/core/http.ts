@@ -90,6 +90,13 @@ export interface CoreWiring {
   coordination: Coordination;
   /** The key this client coordinates under: its client id (or a stand-in for a static token). */
   coordinationKey: string;
+  /**
+   * The client id a derived client acts for (docs/platforms.md): named in its error messages and
+   * traces. `undefined` for a root client, whose messages stay as they were.
+   */
+  account?: string | undefined;
+  /** The family a client belongs to: once its root is closed, every member refuses calls. */
+  family?: { readonly closed: boolean } | undefined;
   /** Called with the end of each client-wide 429 pause (epoch ms), to publish it to the fleet. */
   onRateLimitPause?: ((untilEpochMs: number) => void) | undefined;
 }
@@ -220,14 +227,16 @@ export class HttpCore {
 
   /** Like {@link request}, resolving to `{ data, response }` directly. Published on the call's tracing channel. */
   execute<S extends z.ZodType>(input: Call<S>): Promise<WithResponse<z.output<S>>> {
-    if (this.#closed) {
+    if (this.#closed || this.#wiring.family?.closed === true) {
       return Promise.reject(
         new ClientClosedError(`${input.method} ${maskText(input.pathTemplate ?? input.path)}`),
       );
     }
     const operation = input.operation ?? RAW_REQUEST_OPERATION;
     const path = input.pathTemplate ?? input.path;
-    return traceCall({ operation, method: input.method, path }, (trace) => this.#run(input, trace));
+    return traceCall({ operation, method: input.method, path, clientId: this.#wiring.account }, (trace) =>
+      this.#run(input, trace),
+    );
   }
 
   async #run<S extends z.ZodType>(call: Call<S>, trace: CallTrace): Promise<WithResponse<z.output<S>>> {
@@ -439,8 +448,11 @@ export class HttpCore {
     return token;
   }
 
+  /** `host[:port]`, and for a derived client the account: `api.example.com (account landlord-7)`. */
   #host(prepared: PreparedCall<z.ZodType>): string {
-    return isAbsolute(prepared.path) ? new URL(prepared.path).host : new URL(this.#origin).host;
+    const host = isAbsolute(prepared.path) ? new URL(prepared.path).host : new URL(this.#origin).host;
+    const account = this.#wiring.account;
+    return account === undefined ? host : `${host} (account ${maskText(account)})`;
   }
 
   /** The path as messages show it: base path included, query masked; a file link's query (its signature) dropped. */

@@ -44,16 +44,19 @@ export interface SecretScrubber {
 /**
  * Wraps `sink` so that only lines at or above `level` pass, each one capped, redacted and
  * scrubbed of the client's own secrets (a server may echo them into a message we repeat).
+ * `account` (a derived client's client id, never a secret) is added to every line's data.
  */
 export function createLogger(
   level: LogLevel,
   sink: Logger = consoleSink,
   secrets?: SecretScrubber,
+  account?: { clientId: string },
 ): Logger & { level: LogLevel; debugEnabled: boolean } {
   const rank = LOG_LEVELS.indexOf(level);
   const write = (at: Exclude<LogLevel, 'off'>) => {
     if (LOG_LEVELS.indexOf(at) > rank) return () => {};
-    return (message: string, data?: Record<string, unknown>) => {
+    return (message: string, given?: Record<string, unknown>) => {
+      const data = account === undefined ? given : Object.assign({}, account, given);
       const text = capText(secrets ? secrets.scrub(message) : message);
       const safeMessage = `[applicant-verification] ${maskText(text)}`;
       if (data === undefined) sink[at](safeMessage);

@@ -41,15 +41,15 @@ describe('RedisTokenStore', () => {
     const clientId = `client {${randomUUID()}}`;
     const writer = new RedisTokenStore(connect(), { clientId });
     const reader = new RedisTokenStore(connect(), { clientId });
-    expect(await reader.get()).toBeUndefined();
+    expect(await reader.get(clientId)).toBeUndefined();
     const expiresAt = Date.now() + 120_000;
     await writer.set({ token: TOKEN, expiresAt, clientId });
-    expect(await reader.get()).toEqual({ token: TOKEN, expiresAt, clientId });
+    expect(await reader.get(clientId)).toEqual({ token: TOKEN, expiresAt, clientId });
 
     // Braces in the client id are encoded: the hash tag is the whole client id.
-    expect(reader.key).toBe(`av:{${encodeURIComponent(clientId)}}:token`);
+    expect(reader.keyFor(clientId)).toBe(`av:{${encodeURIComponent(clientId)}}:token`);
     const redis = connect();
-    const ttl = await redis.pttl(reader.key);
+    const ttl = await redis.pttl(reader.keyFor(clientId));
     expect(ttl).toBeGreaterThan(100_000);
     expect(ttl).toBeLessThanOrEqual(120_000);
   });
@@ -58,17 +58,19 @@ describe('RedisTokenStore', () => {
     const clientId = randomUUID();
     const redis = connect();
     const store = new RedisTokenStore(redis, { clientId, keyPrefix: 'tenant-a' });
-    expect(store.key).toBe(`tenant-a:{${clientId}}:token`);
-    await redis.set(store.key, 'not json');
-    expect(await store.get()).toBeUndefined();
-    await redis.set(store.key, JSON.stringify({ token: '', expiresAt: 1, clientId }));
-    expect(await store.get()).toBeUndefined();
+    expect(store.keyFor(clientId)).toBe(`tenant-a:{${clientId}}:token`);
+    await redis.set(store.keyFor(clientId), 'not json');
+    expect(await store.get(clientId)).toBeUndefined();
+    await redis.set(store.keyFor(clientId), JSON.stringify({ token: '', expiresAt: 1, clientId }));
+    expect(await store.get(clientId)).toBeUndefined();
     await expect(
       store.set({ token: TOKEN, expiresAt: Date.now() + 60_000, clientId: 'other' }),
     ).rejects.toThrow("RedisTokenStore: set() takes a token of the store's own client id.");
     // An expired token is not stored at all.
     await store.set({ token: TOKEN, expiresAt: Date.now() - 1, clientId });
-    expect(await redis.get(store.key)).toBe(JSON.stringify({ token: '', expiresAt: 1, clientId }));
+    expect(await redis.get(store.keyFor(clientId))).toBe(
+      JSON.stringify({ token: '', expiresAt: 1, clientId }),
+    );
   });
 
   it('never shows the token or the connection', async () => {
@@ -88,7 +90,7 @@ describe('RedisTokenStore', () => {
     try {
       const store = new RedisTokenStore(redis, { clientId: mock.clientId, commandTimeoutMs: 500 });
       await own.stop();
-      const failure = await caught(store.get());
+      const failure = await caught(store.get(mock.clientId));
       expect(failure).toBeInstanceOf(RedisCoordinationError);
       expect((failure as Error).message).toMatch(
         /^Redis coordination failed \(tokenStore\.get\): (the connection is (reconnecting|close|end)|no answer within 500 ms)\.$/,
