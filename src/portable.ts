@@ -135,6 +135,13 @@ export {
   type WebhookDeliveryStore,
 } from './webhooks/deliveries.js';
 export type { WebhookHandlerOptions } from './webhooks/receive.js';
+export type {
+  WebhookAccountSecret,
+  WebhookDelivery,
+  WebhookSecretFor,
+  WebhookSecretOption,
+  WebhookSecrets,
+} from './webhooks/secrets.js';
 export {
   signWebhook,
   unwrapWebhook,
