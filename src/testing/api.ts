@@ -6,8 +6,9 @@
  * the only module that imports msw).
  */
 import { setMaxListeners } from 'node:events';
-import type { ClientOptions, VerificationClient } from 'applicant-verification';
-import { createTokenAuthority } from './auth.js';
+import type { VerificationClient } from 'applicant-verification';
+import { type MockAccount, resolveAccounts } from './accounts.js';
+import { AUTH_PATH, authBodyClientId, createTokenAuthority } from './auth.js';
 import { MAX_BODY_BYTES, readLimitedBody } from './body.js';
 import { createClock, createTickingClock, wholeMilliseconds } from './clock.js';
 import type { MockContext } from './context.js';
@@ -16,10 +17,10 @@ import { createGroupViews, createReportControls } from './controls.js';
 import { createFaults } from './faults.js';
 import { createMockFetch } from './fetch.js';
 import { createApplicantControls } from './lifecycle.js';
-import { createMockClients } from './mock-clients.js';
+import { createMockClients, type MockClientOptions } from './mock-clients.js';
 import type { MockControls } from './mock-controls.js';
 import { createOutbox } from './outbox.js';
-import { runPipeline } from './pipeline.js';
+import { type PipelineDeps, runPipeline } from './pipeline.js';
 import { createRandom } from './random.js';
 import { errorResponse } from './responses.js';
 import { createRouter } from './router.js';
@@ -50,10 +51,18 @@ export interface MockApiOptions {
   baseUrl?: string;
   /** Seed of every generated id, token id and report figure (default 1). */
   seed?: number;
-  /** Client id accepted by the auth endpoint (default `mock-client-id`). */
+  /** Client id accepted by the auth endpoint (default `mock-client-id`): the mock's one account. Not with `accounts`. */
   clientId?: string;
-  /** Secret key accepted by the auth endpoint (default `mock-secret-key`). */
+  /** Secret key accepted by the auth endpoint (default `mock-secret-key`). Not with `accounts`. */
   secretKey?: string;
+  /**
+   * The accounts the mock serves, instead of `clientId` / `secretKey`: each sees only its own
+   * groups, reports and screening groups (another account's id answers 404 as an unknown one
+   * does), lists only its own, and its webhooks are signed with its `webhookSecret` (default: its
+   * secret key). One clock serves them all. The first is the default account of `mock.clientId`,
+   * `mock.secretKey` and `mock.client()`.
+   */
+  accounts?: readonly MockAccount[];
   /** Applicant groups per list page (default 25). */
   pageSize?: number;
   /**
@@ -102,7 +111,8 @@ export interface MockApi extends MockControls {
    * the mock's clock as the client's `clock` (`createTestClock(mock.clock)`: the SDK's waits are
    * jumps of the mock clock; a ticking mock's clients wait in real time) and a coordination of
    * the mock's own on that clock, shared by the clients it makes (as the clients of one process
-   * share theirs) and cleared by {@link MockApi.reset}. `options` override any of these.
+   * share theirs) and cleared by {@link MockApi.reset}. `options` override any of these;
+   * `options.account` (a client id) gives a client of that account instead of the first.
    * {@link MockApi.close} closes the clients it made.
    *
    * ```ts
@@ -111,7 +121,7 @@ export interface MockApi extends MockControls {
    * const group = await client.applicantGroups.create(body);
    * ```
    */
-  client(options?: ClientOptions): VerificationClient;
+  client(options?: MockClientOptions): VerificationClient;
   /**
    * Back to the seeded state: no groups, reports, invitations, faults or counts; the clock at its
    * start (a ticking clock: at its start plus the real time since, as if never moved); the leases
@@ -140,8 +150,8 @@ export function buildMockApi(
   const rentUnit = options.apiRentUnit ?? 'dollars';
   if (rentUnit !== 'dollars' && rentUnit !== 'cents')
     throw new RangeError(`apiRentUnit must be 'dollars' or 'cents', got ${String(rentUnit)}`);
-  const clientId = options.clientId ?? DEFAULT_CLIENT_ID;
-  const secretKey = options.secretKey ?? DEFAULT_SECRET_KEY;
+  const accounts = resolveAccounts(options, { clientId: DEFAULT_CLIENT_ID, secretKey: DEFAULT_SECRET_KEY });
+  const { clientId, secretKey } = accounts.first;
   const startTime = options.now ?? options.startTime ?? Date.now();
   const ticking = options.ticking ?? false;
   if (typeof ticking !== 'boolean' && typeof ticking !== 'function')
@@ -158,7 +168,7 @@ export function buildMockApi(
   const store = new MockStore();
   const webhookFaults = createWebhookFaults();
   const deliveries = createWebhookDeliverer(
-    secretKey,
+    (account) => accounts.webhookSecretOf(account),
     { ...DEFAULT_WEBHOOK_RETRY, ...options.webhookRetry },
     webhookFaults,
   );
@@ -175,7 +185,7 @@ export function buildMockApi(
 
   const context: MockContext = {
     baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
-    clientId,
+    accounts,
     secretKey,
     pageSize,
     rentUnit,
@@ -184,26 +194,29 @@ export function buildMockApi(
     reportRandom: streams.reports,
     store,
     outbox,
-    emit: (url, event) => {
-      if (url) deliveries.enqueue(url, event);
+    emit: (group, event) => {
+      if (group.webhookUrl) deliveries.enqueue(group.webhookUrl, event, group.account);
     },
   };
-  const tokens = createTokenAuthority({ clientId, secretKey, clock: mintingClock, random: streams.tokens });
-  const deps = {
+  const tokens = createTokenAuthority({ accounts, clock: mintingClock, random: streams.tokens });
+  const deps: PipelineDeps = {
     clock: mintingClock,
     faults,
     stats,
     requestIds: streams.requestIds,
     closing: closing.signal,
+    accountOf: ({ request, url, body }) =>
+      url.pathname === AUTH_PATH
+        ? authBodyClientId(body)
+        : tokens.claimedAccount(request.headers.get('authorization')),
   };
   const fetchCore = createMockFetch(handle);
   const clients = createMockClients({
     clock,
     ticking: ticking !== false,
+    accounts,
     connection: {
       baseURL: context.baseUrl,
-      clientId,
-      secretKey,
       ...(transport.clientsOver === 'fetch'
         ? { fetch: fetchCore, allowInsecureHttp: new URL(context.baseUrl).protocol === 'http:' }
         : {}),
@@ -213,6 +226,7 @@ export function buildMockApi(
   const controls: MockControls & { reset(): void } = {
     clientId,
     secretKey,
+    accounts: [...accounts.byId.values()].map((account) => ({ ...account })),
     clock,
     outbox: { all: outbox.all, forGroup: outbox.forGroup, count: outbox.count, clear: outbox.clear },
     faults: { next: faults.next, clear: faults.clear, pending: faults.pending },

@@ -11,11 +11,13 @@ import { createMockServer, type MockServer } from './server.js';
 const USAGE = [
   'Usage: applicant-verification-mock [--port 4010] [--seed 1] [--page-size 25] [--host 127.0.0.1]',
   '                                   [--client-id ID] [--secret-key KEY] [--api-rent-unit dollars|cents]',
-  '                                   [--now TIME] [--frozen]',
+  '                                   [--now TIME] [--frozen] [--account ID:SECRET ...]',
   '--now sets where the mock clock starts (ISO date-time or epoch ms); default: the real current time.',
   'The clock ticks with real time from there; --frozen holds it still (it then moves only through',
   'POST /__mock/clock/advance). GET /__mock/clock reads it.',
   'Credentials also come from VERIFICATION_MOCK_CLIENT_ID and VERIFICATION_MOCK_SECRET_KEY.',
+  '--account ID:SECRET (repeatable, instead of --client-id/--secret-key) serves several accounts,',
+  'each seeing only its own groups and reports; the first is the one the export lines name.',
 ].join('\n');
 
 function integer(name: string, raw: string | undefined, fallback: number, min: number): number {
@@ -40,6 +42,18 @@ function isLoopback(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
   if (bare === 'localhost' || bare === '::1') return true;
   return isIP(bare) === 4 && bare.startsWith('127.');
+}
+
+/** `--account ID:SECRET`: split at the first colon, so a secret may hold colons, a client id not. */
+function accountOption(raw: string): { clientId: string; secretKey: string } {
+  const colon = raw.indexOf(':');
+  const clientId = colon < 0 ? '' : raw.slice(0, colon);
+  const secretKey = colon < 0 ? '' : raw.slice(colon + 1);
+  if (clientId === '' || secretKey === '') {
+    // The value is not echoed: it holds a secret.
+    throw new Error(`--account must be ID:SECRET with both parts non-empty\n${USAGE}`);
+  }
+  return { clientId, secretKey };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -79,6 +93,7 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
       'api-rent-unit': { type: 'string' },
       now: { type: 'string' },
       frozen: { type: 'boolean' },
+      account: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -88,8 +103,18 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
     return undefined;
   }
   const host = values.host ?? '127.0.0.1';
-  const clientId = nonEmpty(values['client-id']) ?? nonEmpty(io.env.VERIFICATION_MOCK_CLIENT_ID);
-  const secretKey = nonEmpty(values['secret-key']) ?? nonEmpty(io.env.VERIFICATION_MOCK_SECRET_KEY);
+  const accounts = values.account?.map(accountOption);
+  if (accounts !== undefined && (values['client-id'] !== undefined || values['secret-key'] !== undefined))
+    throw new Error(`--account cannot be combined with --client-id or --secret-key\n${USAGE}`);
+  // With --account, the environment's single pair is not used: the accounts are all given.
+  const clientId =
+    accounts === undefined
+      ? (nonEmpty(values['client-id']) ?? nonEmpty(io.env.VERIFICATION_MOCK_CLIENT_ID))
+      : accounts[0]?.clientId;
+  const secretKey =
+    accounts === undefined
+      ? (nonEmpty(values['secret-key']) ?? nonEmpty(io.env.VERIFICATION_MOCK_SECRET_KEY))
+      : accounts[0]?.secretKey;
   const rentUnit = values['api-rent-unit'] ?? 'dollars';
   if (rentUnit !== 'dollars' && rentUnit !== 'cents') {
     throw new Error(`--api-rent-unit must be dollars or cents, got "${rentUnit}"\n${USAGE}`);
@@ -104,8 +129,12 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
     // A bin runs for minutes or days: a clock stuck at its start would stamp every group with the
     // start-up time, which clients (create recovery among them) would read as long past.
     ticking: values.frozen === true ? false : (io.elapsedMs ?? true),
-    ...(clientId === undefined ? {} : { clientId }),
-    ...(secretKey === undefined ? {} : { secretKey }),
+    ...(accounts !== undefined
+      ? { accounts }
+      : {
+          ...(clientId === undefined ? {} : { clientId }),
+          ...(secretKey === undefined ? {} : { secretKey }),
+        }),
   });
   if (!isLoopback(host)) {
     const defaults = [
@@ -126,8 +155,14 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
   const shownSecret = secretKey === undefined ? mock.secretKey : '<the secret key you set>';
   io.out(`Mock Applicant Verification API listening on ${mock.url}`);
   io.out(`  control API: ${mock.controlUrl} (reset, outbox, applicants, clock, reports, faults, deliveries)`);
-  io.out(`  client id:   ${mock.clientId}`);
-  io.out(`  secret key:  ${shownSecret}`);
+  if (accounts === undefined) {
+    io.out(`  client id:   ${mock.clientId}`);
+    io.out(`  secret key:  ${shownSecret}`);
+  } else {
+    io.out(
+      `  accounts:    ${mock.accounts.map((account) => account.clientId).join(', ')} (secret keys as you set them)`,
+    );
+  }
   io.out(
     `  clock:       ${values.frozen === true ? 'frozen at' : 'ticking from'} ${mock.clock.date().toISOString()}`,
   );

@@ -2,17 +2,28 @@
  * The shared parts of one mock, handed to each concern (creation, queries, life cycle, routes)
  * so none of them reaches for globals.
  */
+import type { AccountBook } from './accounts.js';
 import type { MockClock } from './clock.js';
 import type { WritableOutbox } from './outbox.js';
 import type { Random } from './random.js';
 import type { MockStore } from './store.js';
 import type { MockWebhookEvent } from './webhooks.js';
 
+/** What an event is delivered for: the group's receiver and the account that owns it. */
+export interface WebhookOwner {
+  /** Where the group's events go; `null` for nowhere. */
+  readonly webhookUrl: string | null;
+  /** Client id of the account the group belongs to. */
+  readonly account: string;
+}
+
 /** Dependencies shared by the mock's modules. */
 export interface MockContext {
   /** Origin the mock answers on, without a trailing slash. */
   readonly baseUrl: string;
-  readonly clientId: string;
+  /** The accounts the mock serves; each record belongs to one of them. */
+  readonly accounts: AccountBook;
+  /** The first account's secret key: it signs PDF links (pre-signed, so no account reads them). */
   readonly secretKey: string;
   /** Applicant groups per list page. */
   readonly pageSize: number;
@@ -25,6 +36,6 @@ export interface MockContext {
   readonly reportRandom: Random;
   readonly store: MockStore;
   readonly outbox: WritableOutbox;
-  /** Queues a webhook event for delivery to `url`. */
-  readonly emit: (url: string | null, event: MockWebhookEvent) => void;
+  /** Queues a webhook event for delivery to the group's `webhookUrl`, signed with its account's key. */
+  readonly emit: (group: WebhookOwner, event: MockWebhookEvent) => void;
 }

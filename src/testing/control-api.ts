@@ -7,6 +7,7 @@
 
 // The API's OpenAPI document, the file the package ships as `applicant-verification/openapi.json`.
 import openApiDocument from '../../openapi.json' with { type: 'json' };
+import type { AccountFilter } from './controls.js';
 import { faultMatchSchema, faultSchema } from './faults.js';
 import type { MockControls } from './mock-controls.js';
 import type { Route, RouteRequest } from './pipeline.js';
@@ -49,6 +50,12 @@ function guarded(run: () => Response): Response {
     return errorResponse(message.startsWith('No ') ? 404 : 409, message);
   }
 }
+
+// `?account=<client id>` narrows a listing to one account's records.
+const accountFilter = (url: URL): AccountFilter => {
+  const account = url.searchParams.get('account');
+  return account === null || account === '' ? {} : { account };
+};
 
 const isReason = (value: unknown): value is CompletionReason =>
   typeof value === 'string' && (COMPLETION_REASONS as readonly string[]).includes(value);
@@ -183,7 +190,17 @@ export function createControlRoutes(target: ControlTarget): Route[] {
           return jsonResponse({ expired: id(input) });
         }),
     },
-    { method: 'GET', pattern: p('/reports'), target: () => jsonResponse(target.reports.all()) },
+    {
+      method: 'GET',
+      pattern: p('/reports'),
+      target: ({ url }) => jsonResponse(target.reports.all(accountFilter(url))),
+    },
+    {
+      method: 'GET',
+      pattern: p('/accounts'),
+      // Client ids only: secrets stay with whoever started the mock.
+      target: () => jsonResponse(target.accounts.map(({ clientId }) => ({ client_id: clientId }))),
+    },
     { method: 'GET', pattern: p('/openapi.json'), target: () => jsonResponse(openApiDocument) },
     { method: 'POST', pattern: p('/faults'), target: addFault },
     { method: 'GET', pattern: p('/faults'), target: () => jsonResponse(pendingFaults()) },
@@ -202,16 +219,18 @@ export function createControlRoutes(target: ControlTarget): Route[] {
       // `?settled=1` waits until no delivery is in flight or waiting for a retry.
       target: async ({ url }) => {
         if (url.searchParams.has('settled')) await target.deliveries.settled();
-        return jsonResponse(target.deliveries.all());
+        const { account } = accountFilter(url);
+        const all = target.deliveries.all();
+        return jsonResponse(account === undefined ? all : all.filter((record) => record.account === account));
       },
     },
     {
       method: 'GET',
       pattern: p('/groups'),
-      target: () =>
+      target: ({ url }) =>
         jsonResponse({
-          applicant_groups: target.groups.applicant(),
-          screening_groups: target.groups.screening(),
+          applicant_groups: target.groups.applicant(accountFilter(url)),
+          screening_groups: target.groups.screening(accountFilter(url)),
         }),
     },
     {

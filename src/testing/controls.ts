@@ -7,12 +7,18 @@ import type { MockContext } from './context.js';
 import { serializeApplicantGroup, serializeScreeningGroup } from './serialize.js';
 import type { ApplicantGroupRecord, ReportRecord, ScreeningGroupRecord } from './store.js';
 
+/** Which account's records a view shows; omitted, every account's. */
+export interface AccountFilter {
+  /** Client id of the account. */
+  account?: string | undefined;
+}
+
 /** The groups the mock holds, in wire form, oldest first. */
 export interface GroupViews {
-  /** Every applicant group, as the list endpoint returns them (computed fields as of now). */
-  applicant(): ApplicantGroup[];
-  /** Every screening group, as the list endpoint returns them. */
-  screening(): ScreeningGroup[];
+  /** Every applicant group (or one account's), as the list endpoint returns them (computed fields as of now). */
+  applicant(filter?: AccountFilter): ApplicantGroup[];
+  /** Every screening group (or one account's), as the list endpoint returns them. */
+  screening(filter?: AccountFilter): ScreeningGroup[];
   /** One applicant group by id. */
   applicantGroup(id: string): ApplicantGroup | undefined;
   /** One screening group by id. */
@@ -24,8 +30,8 @@ export type MockReport = Omit<ReportRecord, 'pdfLines' | 'pdfTitle'>;
 
 /** Reports of applicant groups, and report expiry for both families. */
 export interface ReportControls {
-  /** Every report, oldest first. */
-  all(): MockReport[];
+  /** Every report (or one account's), oldest first. */
+  all(filter?: AccountFilter): MockReport[];
   /** Reports of one applicant group, oldest first. */
   forGroup(applicantGroupId: string): MockReport[];
   /** One report by id. */
@@ -53,6 +59,7 @@ const view = (report: ReportRecord): MockReport => ({
   kind: report.kind,
   reportType: report.reportType,
   applicantGroupId: report.applicantGroupId,
+  account: report.account,
   applicantId: report.applicantId,
   createdAt: report.createdAt,
   expired: report.expired,
@@ -60,13 +67,20 @@ const view = (report: ReportRecord): MockReport => ({
   otherData: report.otherData,
 });
 
+/** The records of the account `filter` names, or all of them. */
+const ofAccount = <T extends { account: string }>(records: readonly T[], filter: AccountFilter = {}): T[] =>
+  filter.account === undefined ? [...records] : records.filter((record) => record.account === filter.account);
+
 /** Creates the group views of one mock. */
 export function createGroupViews(context: MockContext): GroupViews {
   const { store, clock } = context;
   return {
-    applicant: () => store.applicantGroups.map((group) => serializeApplicantGroup(group, clock.now())),
-    screening: () =>
-      store.screeningGroups.map((group) => serializeScreeningGroup(group, clock.now(), { answer: 'list' })),
+    applicant: (filter) =>
+      ofAccount(store.applicantGroups, filter).map((group) => serializeApplicantGroup(group, clock.now())),
+    screening: (filter) =>
+      ofAccount(store.screeningGroups, filter).map((group) =>
+        serializeScreeningGroup(group, clock.now(), { answer: 'list' }),
+      ),
     applicantGroup(id) {
       const group = store.applicantGroup(id);
       return group && serializeApplicantGroup(group, clock.now());
@@ -82,7 +96,7 @@ export function createGroupViews(context: MockContext): GroupViews {
 export function createReportControls(context: MockContext): ReportControls {
   const { store } = context;
   return {
-    all: () => store.reports.map(view),
+    all: (filter) => ofAccount(store.reports, filter).map(view),
     forGroup: (groupId) => store.reportsOf(groupId).map(view),
     get(reportId) {
       const report = store.report(reportId);
@@ -100,7 +114,7 @@ export function createReportControls(context: MockContext): ReportControls {
         throw new Error(`Screening group ${id} has no report yet: complete a screening first`);
       if (group.reportExpired) return;
       group.reportExpired = true;
-      context.emit(group.webhookUrl, { code: 'REPORT_EXPIRED', screening_group_id: group.id });
+      context.emit(group, { code: 'REPORT_EXPIRED', screening_group_id: group.id });
     },
   };
 }

@@ -43,11 +43,16 @@ function invite(
 // Rents are whole dollars (validation.ts refuses fractions), so this is exact.
 const cents = (dollars: number): number => dollars * 100;
 
-/** Creates, stores and (unless disabled) invites an applicant group. */
-export function createApplicantGroup(context: MockContext, body: ApplicantGroupCreate): ApplicantGroupRecord {
+/** Creates, stores and (unless disabled) invites an applicant group of the account `account`. */
+export function createApplicantGroup(
+  context: MockContext,
+  body: ApplicantGroupCreate,
+  account: string,
+): ApplicantGroupRecord {
   const now = context.clock.now();
   const group: ApplicantGroupRecord = {
     family: 'applicant_group',
+    account,
     id: context.ids.uuid(),
     decisionMakerDisplayName: body.decision_maker_display_name,
     property: {
@@ -100,11 +105,16 @@ export function createApplicantGroup(context: MockContext, body: ApplicantGroupC
   return group;
 }
 
-/** Creates, stores and (unless disabled) invites a screening group. */
-export function createScreeningGroup(context: MockContext, body: ScreeningGroupCreate): ScreeningGroupRecord {
+/** Creates, stores and (unless disabled) invites a screening group of the account `account`. */
+export function createScreeningGroup(
+  context: MockContext,
+  body: ScreeningGroupCreate,
+  account: string,
+): ScreeningGroupRecord {
   const now = context.clock.now();
   const group: ScreeningGroupRecord = {
     family: 'screening_group',
+    account,
     id: context.ids.uuid(),
     propertyName: body.property.name,
     streetAddress: body.property.street_address,

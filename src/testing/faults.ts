@@ -115,6 +115,11 @@ export interface FaultMatch {
   method?: string;
   /** Path prefix (e.g. `/api/v1/applicant_groups`) or a RegExp tested against the path. */
   path?: string | RegExp;
+  /**
+   * Client id of an account: only requests naming it (by their token, or an auth request's
+   * `client_id`) match, so one account's calls fail while the others' go through.
+   */
+  account?: string;
 }
 
 /** A fault still waiting for requests. */
@@ -151,7 +156,11 @@ export const faultSchema: z.ZodType<Fault> = z.union([
 
 /** A fault match as JSON: `path` is a prefix (a RegExp cannot travel in JSON). */
 export const faultMatchSchema = z
-  .strictObject({ method: z.string().min(1).optional(), path: z.string().min(1).optional() })
+  .strictObject({
+    method: z.string().min(1).optional(),
+    path: z.string().min(1).optional(),
+    account: z.string().min(1).optional(),
+  })
   .optional();
 
 /** Public fault controls of a mock. */
@@ -166,8 +175,8 @@ export interface MockFaults {
 
 /** Fault controls plus the hook the request pipeline uses. */
 export interface FaultInjector extends MockFaults {
-  /** Takes the fault for one request, if any is pending and matches. */
-  take(method: string, path: string): Fault | undefined;
+  /** Takes the fault for one request (of the account it names, if any), if any is pending and matches. */
+  take(method: string, path: string, account?: string): Fault | undefined;
 }
 
 const GROUP_CREATE_PATHS = new Set(['/api/v1/applicant_groups', '/api/v1/screening_groups']);
@@ -177,10 +186,11 @@ export function isGroupCreate(method: string, path: string): boolean {
   return method.toUpperCase() === 'POST' && GROUP_CREATE_PATHS.has(path.replace(/\/+$/, ''));
 }
 
-function matches(entry: PendingFault, method: string, path: string): boolean {
+function matches(entry: PendingFault, method: string, path: string, account: string | undefined): boolean {
   if ('listLagMs' in entry.fault && !isGroupCreate(method, path)) return false;
   const { match } = entry;
   if (!match) return true;
+  if (match.account !== undefined && match.account !== account) return false;
   if (match.method && match.method.toUpperCase() !== method.toUpperCase()) return false;
   if (match.path === undefined) return true;
   return typeof match.path === 'string' ? path.startsWith(match.path) : match.path.test(path);
@@ -193,6 +203,6 @@ export function createFaults(): FaultInjector {
     next: queue.next,
     clear: queue.clear,
     pending: queue.pending,
-    take: (method, path) => queue.take((entry) => matches(entry, method, path)),
+    take: (method, path, account) => queue.take((entry) => matches(entry, method, path, account)),
   };
 }

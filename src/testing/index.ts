@@ -8,6 +8,7 @@
  */
 
 export { signWebhook, WEBHOOK_SIGNATURE_HEADER } from 'applicant-verification';
+export type { MockAccount } from './accounts.js';
 export type {
   MockApi,
   MockApiOptions,
@@ -24,7 +25,7 @@ export { MAX_BODY_BYTES } from './body.js';
 export type { MockClock } from './clock.js';
 export { createTestClock, DEFAULT_START_TIME } from './clock.js';
 export { CONTROL_PREFIX } from './control-api.js';
-export type { GroupViews, MockReport, ReadonlyMockState, ReportControls } from './controls.js';
+export type { AccountFilter, GroupViews, MockReport, ReadonlyMockState, ReportControls } from './controls.js';
 export type {
   CommitDelayFault,
   DelayAfterFault,
@@ -40,6 +41,7 @@ export type {
   TruncatedFault,
 } from './faults.js';
 export type { ApplicantControls, ApplicantState, CompleteOptions } from './lifecycle.js';
+export type { MockClientOptions } from './mock-clients.js';
 export type { Outbox, OutboxEntry } from './outbox.js';
 export type { ErrorBody, FieldError } from './responses.js';
 export type { MockServer, MockServerOptions } from './server.js';

@@ -108,11 +108,11 @@ const TRANSITIONS: Record<Step, Transition> = {
     to: 'in_progress',
     applicantGroup({ group, applicant }, { context }) {
       for (const verification of applicant.verifications) {
-        context.emit(group.webhookUrl, { code: 'VERIFICATION_STARTED', verification_id: verification.id });
+        context.emit(group, { code: 'VERIFICATION_STARTED', verification_id: verification.id });
       }
     },
     screeningGroup(member, { context }) {
-      context.emit(member.group.webhookUrl, { code: 'BEGIN_SCREENING', ...screeningIds(member) });
+      context.emit(member.group, { code: 'BEGIN_SCREENING', ...screeningIds(member) });
     },
   },
   complete: {
@@ -121,14 +121,14 @@ const TRANSITIONS: Record<Step, Transition> = {
     applicantGroup({ group, applicant }, { context, reason }) {
       applicant.reasonCompleted = reason;
       for (const verification of applicant.verifications) {
-        context.emit(group.webhookUrl, {
+        context.emit(group, {
           code: 'VERIFICATION_COMPLETED',
           verification_id: verification.id,
           reason_completed: reason,
         });
       }
       const individual = createIndividualReport(context, group, applicant);
-      context.emit(group.webhookUrl, {
+      context.emit(group, {
         code: 'REPORT_READY',
         applicant_group_id: group.id,
         applicant_id: applicant.id,
@@ -136,7 +136,7 @@ const TRANSITIONS: Record<Step, Transition> = {
         report_type: 'income',
       });
       for (const own of createOwnReports(context, group, applicant)) {
-        context.emit(group.webhookUrl, {
+        context.emit(group, {
           code: 'REPORT_READY',
           applicant_group_id: group.id,
           applicant_id: applicant.id,
@@ -148,7 +148,7 @@ const TRANSITIONS: Record<Step, Transition> = {
         const household = createHouseholdReport(context, group);
         // A household report is about no single applicant: its event names none, as its
         // report detail carries no applicant_id.
-        context.emit(group.webhookUrl, {
+        context.emit(group, {
           code: 'REPORT_READY',
           applicant_group_id: group.id,
           report_id: household.id,
@@ -167,17 +167,16 @@ const TRANSITIONS: Record<Step, Transition> = {
             ? 0
             : null;
       group.hasReport = true;
-      const url = group.webhookUrl;
-      context.emit(url, { code: 'SCREENING_COMPLETED', ...screeningIds(member) });
+      context.emit(group, { code: 'SCREENING_COMPLETED', ...screeningIds(member) });
       const plain = REASON_EVENTS[reason];
-      if (plain) context.emit(url, { code: plain, ...screeningIds(member) });
+      if (plain) context.emit(group, { code: plain, ...screeningIds(member) });
       const withBank = BANK_EVENTS[reason];
       if (withBank) {
         const value = options.bankName ?? context.reportRandom.pick(BANKS);
-        context.emit(url, { code: withBank, ...screeningIds(member), value });
+        context.emit(group, { code: withBank, ...screeningIds(member), value });
       }
       if (groupStatus(group.screenings) === 'completed') {
-        context.emit(url, { code: 'SCREENING_GROUP_COMPLETED', screening_group_id: group.id });
+        context.emit(group, { code: 'SCREENING_GROUP_COMPLETED', screening_group_id: group.id });
       }
     },
   },
@@ -190,7 +189,7 @@ const TRANSITIONS: Record<Step, Transition> = {
     screeningGroup(member, { context }) {
       member.screening.reasonCompleted = 'not_completed';
       member.screening.monthlyIncomeCents = null;
-      context.emit(member.group.webhookUrl, { code: 'RE_OPEN_SCREENING', ...screeningIds(member) });
+      context.emit(member.group, { code: 'RE_OPEN_SCREENING', ...screeningIds(member) });
     },
   },
 };

@@ -1,4 +1,5 @@
 /** The controls of a mock API: what a test drives and inspects it through, whatever the adapter. */
+import type { MockAccount } from './accounts.js';
 import type { MockClock } from './clock.js';
 import type { GroupViews, ReadonlyMockState, ReportControls } from './controls.js';
 import type { MockFaults } from './faults.js';
@@ -10,10 +11,12 @@ import type { Deliveries } from './webhooks.js';
 
 /** Everything a test drives and inspects the mock through, the same through every adapter. */
 export interface MockControls {
-  /** Client id the auth endpoint accepts. */
+  /** Client id of the mock's first (with `clientId` / `secretKey` options: only) account. */
   clientId: string;
-  /** Secret key the auth endpoint accepts; also the webhook signing key. */
+  /** Secret key of the first account; also its webhook signing key unless it has a `webhookSecret`. */
   secretKey: string;
+  /** Every account the mock serves, the first first (copies). */
+  accounts: MockAccount[];
   /** The mock clock: move time with `advance()` instead of sleeping. */
   clock: MockClock;
   /** Invitations "sent" by creates. */

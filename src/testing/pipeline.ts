@@ -47,6 +47,8 @@ export interface PipelineDeps {
   requestIds: Random;
   /** Aborted when the mock closes, cutting fault delays short. */
   closing: AbortSignal;
+  /** The account a request names (its token's subject, or the auth body's client id), unverified. */
+  accountOf: (input: Omit<RouteRequest, 'fault'>) => string | undefined;
 }
 
 function faultStatusResponse(fault: Extract<Fault, { status: number }>): Response {
@@ -90,14 +92,16 @@ export async function runPipeline(
   };
   const { request, url } = input;
   const requestId = `req_${deps.requestIds.hex(12)}`;
+  const account = deps.accountOf(input);
   deps.stats.record({
     route: key,
     method: request.method,
     url: `${url.pathname}${url.search}`,
     authorized: request.headers.has('authorization'),
+    ...(account === undefined ? {} : { account }),
     at: deps.clock.now(),
   });
-  const fault = deps.faults.take(request.method, url.pathname);
+  const fault = deps.faults.take(request.method, url.pathname, account);
   const tag = (response: Response): Response => {
     response.headers.set('x-request-id', requestId);
     return response;

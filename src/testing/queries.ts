@@ -66,7 +66,7 @@ function searchText(group: ApplicantGroupRecord): string {
 }
 
 /**
- * GET /api/v1/applicant_groups: `search` (case-insensitive substring of applicant names and
+ * GET /api/v1/applicant_groups, the groups of the caller's `account` only: `search` (case-insensitive substring of applicant names and
  * emails, property name and address, decision maker name), `statuses` (comma-separated),
  * `correlation_id` (exact), `created_after` / `created_before` (Unix seconds, exclusive), `page`.
  */
@@ -74,6 +74,7 @@ export function queryApplicantGroups(
   store: MockStore,
   query: URLSearchParams,
   pageSize: number,
+  account: string,
 ): QueryResult<ApplicantGroupRecord> {
   const fields: FieldError[] = [];
   const page = parsePage(query, fields);
@@ -89,7 +90,7 @@ export function queryApplicantGroups(
   const correlationId = query.get('correlation_id');
 
   const matching = store.applicantGroups.filter((group) => {
-    if (!store.isListed(group.id)) return false;
+    if (group.account !== account || !store.isListed(group.id)) return false;
     const seconds = group.createdAt / 1000;
     if (after !== undefined && !(seconds > after)) return false;
     if (before !== undefined && !(seconds < before)) return false;
@@ -105,10 +106,13 @@ export function queryApplicantGroups(
 export function queryScreeningGroups(
   store: MockStore,
   query: URLSearchParams,
+  account: string,
 ): QueryResult<ScreeningGroupRecord> {
   const fields: FieldError[] = [];
   const page = parsePage(query, fields);
   if (fields.length > 0) return { ok: false, fields };
-  const listed = store.screeningGroups.filter((group) => store.isListed(group.id));
+  const listed = store.screeningGroups.filter(
+    (group) => group.account === account && store.isListed(group.id),
+  );
   return { ok: true, page: paginate(listed, page, SCREENING_PAGE_SIZE) };
 }

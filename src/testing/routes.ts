@@ -60,6 +60,14 @@ function param(params: RouteRequest['params'], name: string): string {
   return params[name] ?? '';
 }
 
+/** A route behind a token: it gets the client id of the account the token belongs to. */
+type AuthedRoute = (input: RouteRequest, account: string) => Promise<Response> | Response;
+
+// The record if it belongs to `account`: another account's record is answered for exactly as an
+// unknown id is, so an id never tells one account what another holds.
+const ownedBy = <T extends { account: string }>(record: T | undefined, account: string): T | undefined =>
+  record?.account === account ? record : undefined;
+
 /** Builds the API routes of one mock. */
 export function createApiRoutes(context: MockContext, tokens: TokenAuthority): Route[] {
   const { store, clock } = context;
@@ -67,14 +75,14 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
   // Wraps a route that needs a valid access token (both families: the vendor's documentation leaves the screening
   // family's auth open, and one scheme for all is what a client can rely on).
   const authed =
-    (route: (input: RouteRequest) => Promise<Response> | Response) =>
+    (route: AuthedRoute) =>
     async (input: RouteRequest): Promise<Response> => {
-      const problem = await tokens.check(input.request.headers.get('authorization'));
-      if (problem)
-        return errorResponse(401, TOKEN_MESSAGES[problem], {
-          code: problem === 'expired' ? 'token_expired' : 'unauthorized',
+      const checked = await tokens.check(input.request.headers.get('authorization'));
+      if (!checked.ok)
+        return errorResponse(401, TOKEN_MESSAGES[checked.problem], {
+          code: checked.problem === 'expired' ? 'token_expired' : 'unauthorized',
         });
-      return route(input);
+      return route(input, checked.account);
     };
 
   const auth = async ({ body: text }: RouteRequest): Promise<Response> => {
@@ -90,14 +98,18 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     if (typeof secretKey !== 'string' || secretKey === '')
       fields.push({ field: 'secret_key', message: 'secret_key is required' });
     if (fields.length > 0) return errorResponse(400, 'client_id and secret_key are required', { fields });
-    if (clientId !== context.clientId || secretKey !== context.secretKey) {
+    const account = typeof clientId === 'string' ? context.accounts.byId.get(clientId) : undefined;
+    if (account === undefined || secretKey !== account.secretKey) {
       return errorResponse(401, 'Unknown client_id or wrong secret_key', { code: 'invalid_client' });
     }
-    return new Response(null, { status: 204, headers: { authorization: `Bearer ${await tokens.issue()}` } });
+    return new Response(null, {
+      status: 204,
+      headers: { authorization: `Bearer ${await tokens.issue(account.clientId)}` },
+    });
   };
 
-  const listApplicantGroups = ({ url }: RouteRequest): Response => {
-    const result = queryApplicantGroups(store, url.searchParams, context.pageSize);
+  const listApplicantGroups = ({ url }: RouteRequest, account: string): Response => {
+    const result = queryApplicantGroups(store, url.searchParams, context.pageSize, account);
     if (!result.ok) return errorResponse(400, 'Invalid query parameters', { fields: result.fields });
     const now = clock.now();
     return jsonResponse({
@@ -115,7 +127,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     );
   };
 
-  const createApplicantGroupRoute = ({ body: text, fault }: RouteRequest): Response => {
+  const createApplicantGroupRoute = ({ body: text, fault }: RouteRequest, account: string): Response => {
     const body = readJson(text);
     if (!body.ok) return body.response;
     const parsed = validate(applicantGroupCreateSchema, body.value);
@@ -136,14 +148,15 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
         fields: missing,
       });
     }
-    const group = createApplicantGroup(context, parsed.value);
+    const group = createApplicantGroup(context, parsed.value, account);
     lagLists(fault, group.id);
     return jsonResponse(serializeApplicantGroup(group, clock.now()));
   };
 
-  const listReports = ({ params }: RouteRequest): Response => {
+  const listReports = ({ params }: RouteRequest, account: string): Response => {
     const id = param(params, 'id');
-    if (!store.applicantGroup(id)) return errorResponse(404, `Applicant group ${id} not found`);
+    if (!ownedBy(store.applicantGroup(id), account))
+      return errorResponse(404, `Applicant group ${id} not found`);
     const reports = store.reportsOf(id);
     return jsonResponse({
       household_reports: reports.filter((r) => r.kind === 'household').map(serializeReportSummary),
@@ -151,9 +164,9 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     });
   };
 
-  const getReport = ({ params }: RouteRequest): Response => {
+  const getReport = ({ params }: RouteRequest, account: string): Response => {
     const id = param(params, 'id');
-    const report = store.report(id);
+    const report = ownedBy(store.report(id), account);
     if (!report) return errorResponse(404, `Report ${id} not found`);
     if (report.expired) {
       return errorResponse(410, 'The report data has expired and is no longer available', {
@@ -163,8 +176,8 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     return jsonResponse(serializeReportDetail(report, mintPdfUrl(context, report.id)));
   };
 
-  const listScreeningGroups = ({ url }: RouteRequest): Response => {
-    const result = queryScreeningGroups(store, url.searchParams);
+  const listScreeningGroups = ({ url }: RouteRequest, account: string): Response => {
+    const result = queryScreeningGroups(store, url.searchParams, account);
     if (!result.ok) return errorResponse(400, 'Invalid query parameters', { fields: result.fields });
     const now = clock.now();
     return jsonResponse({
@@ -173,7 +186,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
     });
   };
 
-  const createScreeningGroupRoute = ({ body: text, fault }: RouteRequest): Response => {
+  const createScreeningGroupRoute = ({ body: text, fault }: RouteRequest, account: string): Response => {
     const body = readJson(text);
     if (!body.ok) return body.response;
     const parsed = validate(screeningGroupCreateSchema, body.value);
@@ -188,17 +201,17 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
         fields: missing,
       });
     }
-    const group = createScreeningGroup(context, parsed.value);
+    const group = createScreeningGroup(context, parsed.value, account);
     lagLists(fault, group.id);
     return jsonResponse(serializeScreeningGroup(group, clock.now(), { answer: 'create' }));
   };
 
   // The earlier family's report: 404 until a screening completes, 410 once it expired.
   const screeningReport =
-    (answer: (group: ScreeningGroupRecord) => Response) =>
-    ({ params }: RouteRequest): Response => {
+    (answer: (group: ScreeningGroupRecord) => Response): AuthedRoute =>
+    ({ params }, account) => {
       const id = param(params, 'id');
-      const group = store.screeningGroup(id);
+      const group = ownedBy(store.screeningGroup(id), account);
       if (!group) return errorResponse(404, `Screening group ${id} not found`);
       if (!group.hasReport) {
         return errorResponse(404, `Screening group ${id} has no report yet: it is in progress`, {
@@ -213,9 +226,9 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority): R
       return answer(group);
     };
 
-  const retrieveScreeningGroup = ({ params }: RouteRequest): Response => {
+  const retrieveScreeningGroup = ({ params }: RouteRequest, account: string): Response => {
     const id = param(params, 'id');
-    const group = store.screeningGroup(id);
+    const group = ownedBy(store.screeningGroup(id), account);
     if (!group) return errorResponse(404, `Screening group ${id} not found`);
     return jsonResponse(serializeScreeningGroup(group, clock.now(), { answer: 'list' }));
   };

@@ -145,12 +145,16 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('The mock server has no TCP address');
   const origin = originFor(host, (address satisfies AddressInfo).port);
-  // Built after listen: PDF links need the real origin (port 0 is only known now).
-  const {
-    baseUrl,
-    close: closeApi,
-    ...api
-  } = buildMockApi({ ...options, baseUrl: origin }, { clientsOver: 'http' });
+  // Built after listen: PDF links need the real origin (port 0 is only known now). Bad options
+  // (a duplicate account, say) then close the server before they throw.
+  let built: MockApi;
+  try {
+    built = buildMockApi({ ...options, baseUrl: origin }, { clientsOver: 'http' });
+  } catch (error) {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw error;
+  }
+  const { baseUrl, close: closeApi, ...api } = built;
 
   handle = async (req, res) => {
     const response = await api.handle(toRequest(req, baseUrl));

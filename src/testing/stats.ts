@@ -13,6 +13,12 @@ export interface RequestLogEntry {
   url: string;
   /** Whether an Authorization header was present. */
   authorized: boolean;
+  /**
+   * Client id of the account the request named: its bearer token's subject, or the `client_id` of
+   * an auth request. Read before the token is checked, so a refused token's claim shows too;
+   * absent when the request named none.
+   */
+  account?: string;
   /** Mock clock time, epoch ms. */
   at: number;
 }

@@ -56,6 +56,8 @@ export interface ApplicantRecord {
 export interface ApplicantGroupRecord {
   /** Which interface family the group belongs to. */
   family: 'applicant_group';
+  /** Client id of the account that created the group: only that account sees it. */
+  account: string;
   /** Group identifier (uuid). */
   id: string;
   /** Display name of the decision maker. */
@@ -130,6 +132,8 @@ export interface ScreeningRecord {
 export interface ScreeningGroupRecord {
   /** Which interface family the group belongs to. */
   family: 'screening_group';
+  /** Client id of the account that created the group: only that account sees it. */
+  account: string;
   /** Screening group identifier (uuid). */
   id: string;
   /** Property name. */
@@ -187,6 +191,8 @@ export interface ReportRecord {
   reportType: 'income' | 'identity' | 'asset';
   /** The applicant group the report belongs to. */
   applicantGroupId: string;
+  /** Client id of the account owning the report's group: only that account sees it. */
+  account: string;
   /** The applicant of an individual report; `null` for household reports. */
   applicantId: string | null;
   /** Epoch ms on the mock clock. */

@@ -1,7 +1,7 @@
 /**
  * Webhook delivery: each event is a JSON POST to the group's `webhook_url`, signed with the
  * header `Verification-Signature` (lowercase hex HMAC-SHA256 of the exact raw body, keyed with
- * the mock's secret key). Deliveries to one URL go out one at a time, in event order, retried
+ * the webhook secret of the account owning the group: its `webhookSecret`, else its secret key). Deliveries to one URL go out one at a time, in event order, retried
  * with doubling backoff (real timers, small delays) when the receiver fails.
  *
  * Sent with undici's `request` on a private Agent: real network traffic even when msw
@@ -41,6 +41,8 @@ export interface WebhookRetryOptions {
 export interface DeliveryRecord {
   /** The receiver (`webhook_url` of the group). */
   url: string;
+  /** Client id of the account owning the group: the body is signed with its webhook secret. */
+  account: string;
   /** The event as sent. */
   event: MockWebhookEvent;
   /** The exact raw body sent. */
@@ -74,8 +76,8 @@ export interface Deliveries {
 
 /** Deliveries plus the hooks the mock itself uses. */
 export interface WebhookDeliverer extends Deliveries {
-  /** Queues `event` for delivery to `url`. */
-  enqueue(url: string, event: MockWebhookEvent): void;
+  /** Queues `event` of the account `account` for delivery to `url`. */
+  enqueue(url: string, event: MockWebhookEvent, account: string): void;
   /** Stops retries and releases sockets; later events are recorded but not sent. */
   close(): Promise<void>;
 }
@@ -89,15 +91,15 @@ export const DEFAULT_WEBHOOK_RETRY: WebhookRetryOptions = { attempts: 3, baseDel
  */
 export const signWebhookBody: (body: string, secretKey: string) => string = signWebhook;
 
-/** Creates the deliverer of one mock. */
+/** Creates the deliverer of one mock; `secretOf` names the signing key of an account's deliveries. */
 export function createWebhookDeliverer(
-  secretKey: string,
+  secretOf: (account: string) => string,
   retry: WebhookRetryOptions,
   faults?: WebhookFaultInjector,
 ): WebhookDeliverer {
   const records: DeliveryRecord[] = [];
   // Events a reorder fault holds back, per receiver: sent after the receiver's next event.
-  const held = new Map<string, MockWebhookEvent[]>();
+  const held = new Map<string, { event: MockWebhookEvent; account: string }[]>();
   const chains = new Map<string, Promise<void>>();
   const stop = new AbortController();
   let agent: Agent | undefined;
@@ -147,21 +149,22 @@ export function createWebhookDeliverer(
     }
   }
 
-  function recordOf(url: string, event: MockWebhookEvent): DeliveryRecord {
+  function recordOf(url: string, event: MockWebhookEvent, account: string): DeliveryRecord {
     const body = JSON.stringify(event);
     return {
       url,
+      account,
       event,
       body,
-      signature: signWebhook(body, secretKey),
+      signature: signWebhook(body, secretOf(account)),
       attempts: 0,
       status: null,
       delivered: false,
     };
   }
 
-  function send(url: string, event: MockWebhookEvent): void {
-    const record = recordOf(url, event);
+  function send(url: string, event: MockWebhookEvent, account: string): void {
+    const record = recordOf(url, event, account);
     records.push(record);
     inFlight += 1;
     // Chained per receiver so events arrive in the order they happened.
@@ -178,7 +181,7 @@ export function createWebhookDeliverer(
   function release(url: string): void {
     const late = held.get(url);
     held.delete(url);
-    for (const event of late ?? []) send(url, event);
+    for (const { event, account } of late ?? []) send(url, event, account);
   }
 
   return {
@@ -191,19 +194,19 @@ export function createWebhookDeliverer(
       records.length = 0;
       held.clear();
     },
-    enqueue(url, event) {
+    enqueue(url, event, account) {
       const fault = faults?.take(url, event.code);
       if (fault && 'reorder' in fault) {
-        held.set(url, [...(held.get(url) ?? []), event]);
+        held.set(url, [...(held.get(url) ?? []), { event, account }]);
         return;
       }
       if (fault && 'drop' in fault) {
-        const record = recordOf(url, event);
+        const record = recordOf(url, event, account);
         record.dropped = true;
         records.push(record);
       } else {
-        send(url, event);
-        if (fault && 'duplicate' in fault) send(url, event);
+        send(url, event, account);
+        if (fault && 'duplicate' in fault) send(url, event, account);
       }
       release(url);
     },

@@ -4,6 +4,7 @@ import {
   applicantGroupListResponseSchema,
   screeningGroupListResponseSchema,
 } from '../../src/schemas/index.js';
+import { resolveAccounts } from '../../src/testing/accounts.js';
 import { createTokenAuthority } from '../../src/testing/auth.js';
 import { createClock } from '../../src/testing/clock.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
@@ -95,14 +96,20 @@ describe('mock auth', () => {
 
 describe('the token authority', () => {
   const authority = (secretKey: string, clock = createClock()) =>
-    createTokenAuthority({ clientId: 'client-1', secretKey, clock, random: createRandom(1) });
+    createTokenAuthority({
+      accounts: resolveAccounts({ clientId: 'client-1', secretKey }, { clientId: '', secretKey: '' }),
+      clock,
+      random: createRandom(1),
+    });
+  const valid = { ok: true, account: 'client-1' };
+  const refused = (problem: string) => ({ ok: false, problem });
 
   it('decides a token it issued (checked for expiry alone) as a full verification does', async () => {
     const clock = createClock();
     const issuer = authority('secret-a', clock);
     // Same secret, but it never issued the token: it verifies signature, subject and expiry.
     const verifier = authority('secret-a', clock);
-    const token = await issuer.issue();
+    const token = await issuer.issue('client-1');
     const exp = decodeJwt(token).exp ?? 0;
     const outcomes: Array<[number, unknown, unknown]> = [];
     for (const offset of [-60, -1, 0, 1, 3600]) {
@@ -110,23 +117,23 @@ describe('the token authority', () => {
       outcomes.push([offset, await issuer.check(`Bearer ${token}`), await verifier.check(`Bearer ${token}`)]);
     }
     expect(outcomes).toEqual([
-      [-60, undefined, undefined],
-      [-1, undefined, undefined],
-      [0, 'expired', 'expired'],
-      [1, 'expired', 'expired'],
-      [3600, 'expired', 'expired'],
+      [-60, valid, valid],
+      [-1, valid, valid],
+      [0, refused('expired'), refused('expired')],
+      [1, refused('expired'), refused('expired')],
+      [3600, refused('expired'), refused('expired')],
     ]);
   });
 
   it("refuses another secret's token and a token with one character changed", async () => {
     const mine = authority('secret-a');
-    const foreign = await authority('secret-b').issue();
-    expect(await mine.check(`Bearer ${foreign}`)).toBe('invalid');
-    const token = await mine.issue();
+    const foreign = await authority('secret-b').issue('client-1');
+    expect(await mine.check(`Bearer ${foreign}`)).toEqual(refused('invalid'));
+    const token = await mine.issue('client-1');
     const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
-    expect(await mine.check(`Bearer ${tampered}`)).toBe('invalid');
-    expect(await mine.check(`Bearer ${token}`)).toBeUndefined();
-    expect(await mine.check('Basic abc')).toBe('malformed');
-    expect(await mine.check(null)).toBe('missing');
+    expect(await mine.check(`Bearer ${tampered}`)).toEqual(refused('invalid'));
+    expect(await mine.check(`Bearer ${token}`)).toEqual(valid);
+    expect(await mine.check('Basic abc')).toEqual(refused('malformed'));
+    expect(await mine.check(null)).toEqual(refused('missing'));
   });
 });
