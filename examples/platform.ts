@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import {
   AuthenticationError,
   expressWebhook,
+  isKnownWebhookEvent,
   MemoryDeliveryStore,
   MemoryGroupStore,
   signWebhook,
@@ -101,8 +102,9 @@ app.post(
     onEvent: (event, _request, { account, secretIndex }) => {
       received.set(account ?? '?', (received.get(account ?? '?') ?? 0) + 1);
       if (secretIndex > 0) signedWithPreviousKey += 1;
-      if (event.code === 'REPORT_READY')
+      if (isKnownWebhookEvent(event) && event.code === 'REPORT_READY') {
         console.log(`[webhook] ${account}: ${event.report_type} report ready`);
+      }
     },
   }),
 );
