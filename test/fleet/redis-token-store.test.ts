@@ -9,10 +9,12 @@ import { inspect } from 'node:util';
 import type { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VerificationClient } from '../../src/index.js';
-import { RedisCoordinationError, RedisTokenStore } from '../../src/redis/index.js';
+import { RedisCoordination, RedisCoordinationError, RedisTokenStore } from '../../src/redis/index.js';
 import { createMockServer } from '../../src/testing/index.js';
+import { engineHouseBody } from '../support/bodies.js';
 import { caught, exposeObject } from '../support/exposure.js';
 import { clientFor } from '../support/mock-client.js';
+import { TEST_SECRET_KEY } from '../support/secrets.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 const AUTH = 'POST /api/v1/tenants/auth';
@@ -110,6 +112,53 @@ describe('RedisTokenStore', () => {
     } finally {
       await mock.close();
       await own.close();
+    }
+  });
+
+  it('serves several accounts from one store and one Redis: each account one exchange, its own key, its own groups', async () => {
+    const accounts = ['oak', 'elm', 'birch'].map((name) => ({
+      clientId: `landlord-${name}-${randomUUID()}`,
+      secretKey: `${TEST_SECRET_KEY}-${name}`,
+    }));
+    const mock = await createMockServer({ seed: 5, accounts });
+    try {
+      // Two processes, each a root on its own Redis connection, deriving a client per account.
+      const coordinations = [1, 2].map(() => new RedisCoordination(connect()));
+      const roots = coordinations.map((coordination) =>
+        mock.client({
+          account: accounts[0]?.clientId,
+          tokenStore: new RedisTokenStore(connect()),
+          coordination,
+          logLevel: 'error',
+        }),
+      );
+      const derived = roots.map((root) => accounts.map((account) => root.withOptions(account)));
+      // The first process creates one group per account (its token then in Redis).
+      const created = await Promise.all(
+        (derived[0] ?? []).map((client, i) =>
+          client.applicantGroups.create({
+            ...engineHouseBody('https://receiver.example.com/webhooks'),
+            correlation_id: `platform-${i}`,
+          }),
+        ),
+      );
+      // The second process lists, concurrently: each account sees its own group only.
+      const lists = await Promise.all((derived[1] ?? []).map((client) => client.applicantGroups.list()));
+      expect(lists.map((page) => page.items.map((group) => group.id))).toEqual(
+        created.map((group) => [group.id]),
+      );
+      const exchanges = mock.stats.log().filter((entry) => entry.route === AUTH);
+      expect(exchanges.map((entry) => entry.account).sort()).toEqual(accounts.map((a) => a.clientId).sort());
+      const redis = connect();
+      const store = new RedisTokenStore(redis);
+      for (const account of accounts) {
+        expect((await store.get(account.clientId))?.clientId).toBe(account.clientId);
+        expect(await redis.pttl(store.keyFor(account.clientId))).toBeGreaterThan(0);
+      }
+      for (const root of roots) await root.close();
+      for (const coordination of coordinations) coordination.close();
+    } finally {
+      await mock.close();
     }
   });
 
