@@ -32,16 +32,18 @@ afterEach(async () => {
   vi.unstubAllEnvs();
 });
 
+/** A root client's options for alice on `url`, marking its requests as alice's. */
+const aliceOn = (url: string) => ({
+  baseURL: url,
+  clientId: alice.clientId,
+  secretKey: alice.secretKey,
+  defaultHeaders: { 'x-test-account': alice.clientId },
+  logLevel: 'off' as const,
+});
+
 async function rootFor(options: Record<string, unknown> = {}) {
   server = await startAccountsServer([alice, bob, carol]);
-  const root = new VerificationClient({
-    baseURL: server.url,
-    clientId: alice.clientId,
-    secretKey: alice.secretKey,
-    defaultHeaders: { 'x-test-account': alice.clientId },
-    logLevel: 'off',
-    ...options,
-  });
+  const root = new VerificationClient({ ...aliceOn(server.url), ...options });
   clients.push(root);
   return { root, server };
 }
@@ -161,13 +163,7 @@ describe('withOptions', () => {
 
   it('works on the edge entry (fetch)', async () => {
     server = await startAccountsServer([alice, bob]);
-    const root = new EdgeClient({
-      baseURL: server.url,
-      clientId: alice.clientId,
-      secretKey: alice.secretKey,
-      defaultHeaders: { 'x-test-account': alice.clientId },
-      logLevel: 'off',
-    });
+    const root = new EdgeClient(aliceOn(server.url));
     clients.push(root as unknown as VerificationClient);
     const derived = root.withOptions({ ...bob, defaultHeaders: { 'x-test-account': bob.clientId } });
     expect(derived).toBeInstanceOf(EdgeClient);

@@ -61,15 +61,22 @@ interface Adapter {
   delivered: Delivered[];
 }
 
+/** Where a receiver's `onEvent` records what it was handed. */
+function recorder() {
+  const delivered: Delivered[] = [];
+  const onEvent = (event: WebhookEvent, _request: unknown, delivery: WebhookDelivery) => {
+    delivered.push({ event, delivery });
+  };
+  return { delivered, onEvent };
+}
+
 const adapters: Record<string, (deliveries: MemoryDeliveryStore) => Promise<Adapter>> = {
   async web(deliveries) {
-    const delivered: Delivered[] = [];
+    const { delivered, onEvent } = recorder();
     const handle = webhookHandler({
       secret: (request: Request) => secretFor(new URL(request.url).pathname),
       deliveries,
-      onEvent: (event, _request, delivery) => {
-        delivered.push({ event, delivery });
-      },
+      onEvent,
     });
     return {
       delivered,
@@ -86,7 +93,7 @@ const adapters: Record<string, (deliveries: MemoryDeliveryStore) => Promise<Adap
     };
   },
   async express(deliveries) {
-    const delivered: Delivered[] = [];
+    const { delivered, onEvent } = recorder();
     const app = express();
     app.post(
       '/webhooks/:landlord',
@@ -94,9 +101,7 @@ const adapters: Record<string, (deliveries: MemoryDeliveryStore) => Promise<Adap
       expressWebhook({
         secret: (request) => secretFor(request.url ?? ''),
         deliveries,
-        onEvent: (event, _request, delivery) => {
-          delivered.push({ event, delivery });
-        },
+        onEvent,
       }),
     );
     const server = createServer(app);
@@ -115,7 +120,7 @@ const adapters: Record<string, (deliveries: MemoryDeliveryStore) => Promise<Adap
     };
   },
   async fastify(deliveries) {
-    const delivered: Delivered[] = [];
+    const { delivered, onEvent } = recorder();
     const app = Fastify();
     track({ close: () => app.close() });
     await app.register(
@@ -123,9 +128,7 @@ const adapters: Record<string, (deliveries: MemoryDeliveryStore) => Promise<Adap
         path: '/webhooks/:landlord',
         secret: (request) => secretFor(request.url ?? ''),
         deliveries,
-        onEvent: (event, _request, delivery) => {
-          delivered.push({ event, delivery });
-        },
+        onEvent,
       }),
     );
     return {
