@@ -165,7 +165,7 @@ export class ClientBase {
         : new StaticTokenSource(resolved.accessToken ?? ''));
     account.tokens = tokens;
     this.#core = core;
-    if (parent) {
+    if (parent && shared) {
       // Held weakly: a fleet's coordination must not keep every derived client it ever saw alive.
       const held = new WeakRef(core);
       const stop = sharePauses(
@@ -174,9 +174,9 @@ export class ClientBase {
         coordinationKey,
         logger,
       );
-      if (shared) unsubscribeWhenCollected.register(this, stop, this);
+      unsubscribeWhenCollected().register(this, stop, this);
       this.#stopPauses = () => {
-        unsubscribeWhenCollected.unregister(this);
+        unsubscribeWhenCollected().unregister(this);
         stop();
       };
     } else {
@@ -283,8 +283,13 @@ function accountState(
   return { secrets, limiter: new Limiter(resolved.maxConcurrency, resolved.clock), tokens: undefined };
 }
 
-/** Ends the pause subscription of a derived client nobody holds any more. */
-const unsubscribeWhenCollected = new FinalizationRegistry<() => void>((stop) => stop());
+let collected: FinalizationRegistry<() => void> | undefined;
+
+/** Ends the pause subscription of a derived client nobody holds any more (made on first use). */
+function unsubscribeWhenCollected(): FinalizationRegistry<() => void> {
+  collected ??= new FinalizationRegistry((stop) => stop());
+  return collected;
+}
 
 /** What `withOptions` hands the constructor of the client it derives (the entries' constructors take options only). */
 let deriving:

@@ -9,6 +9,7 @@ import { VerificationClient as EdgeClient } from '../../src/edge.js';
 import {
   ClientClosedError,
   ConfigurationError,
+  InProcessCoordination,
   type OperationTraceContext,
   VerificationClient,
 } from '../../src/index.js';
@@ -135,6 +136,41 @@ describe('withOptions', () => {
     const before = server.apiRequests;
     expect(await caught(whoami(forAccount(root, carol)))).toBeInstanceOf(ClientClosedError);
     expect(server.apiRequests).toBe(before);
+  });
+
+  it('a 429 pauses its own account only, and reaches the same account in another process through the coordination', async () => {
+    server = await startAccountsServer([alice, bob, carol]);
+    let now = Date.UTC(2026, 10, 27, 12);
+    const clock = {
+      now: () => now,
+      async sleep(ms: number) {
+        await new Promise((resolve) => setImmediate(resolve));
+        now += ms;
+      },
+    };
+    const coordination = new InProcessCoordination(() => now);
+    const [first, second] = [1, 2].map(() => {
+      const root = new VerificationClient({ ...aliceOn(server?.url ?? ''), clock, coordination });
+      clients.push(root);
+      return root;
+    }) as [VerificationClient, VerificationClient];
+    const bobHere = forAccount(first, bob);
+    const bobThere = forAccount(second, bob);
+    const carolThere = forAccount(second, carol);
+    for (const client of [bobHere, bobThere, carolThere]) await whoami(client);
+    server.rateLimitNext(bob.clientId);
+    const start = now;
+    // Bob's 429: retried after its Retry-After (2 s), which pauses Bob's clients in both processes.
+    expect(await whoami(bobHere)).toBe(bob.clientId);
+    expect(now - start).toBeGreaterThanOrEqual(2_000);
+    // Carol in the other process is not paused; Bob there is (the pause ends 2 s after the 429).
+    const paused = now;
+    now = start;
+    expect(await whoami(carolThere)).toBe(carol.clientId);
+    expect(now).toBe(start);
+    expect(await whoami(bobThere)).toBe(bob.clientId);
+    expect(now).toBeGreaterThan(start);
+    expect(now).toBeLessThanOrEqual(paused);
   });
 
   it('names the account, never a secret, in errors, log lines and traces', async () => {

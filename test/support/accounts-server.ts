@@ -39,6 +39,8 @@ export interface AccountsServer {
   sockets: number;
   /** Revokes the token each of the next `n` API requests carries (answered 401), at most once per account. */
   revokeNext(n: number): void;
+  /** Answers the next API request of `clientId` 429 with `Retry-After: 2`. */
+  rateLimitNext(clientId: string): void;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export async function startAccountsServer(
   const secrets = new Map(accounts.map((account) => [account.clientId, account.secretKey]));
   const owners = new Map<string, { clientId: string; expiresAt: number }>();
   let toRevoke = 0;
+  const rateLimited = new Set<string>();
   let sequence = 0;
   const state: AccountsServer = {
     url: '',
@@ -62,6 +65,9 @@ export async function startAccountsServer(
     sockets: 0,
     revokeNext(n) {
       toRevoke += n;
+    },
+    rateLimitNext(clientId) {
+      rateLimited.add(clientId);
     },
     close: () => closeServer(server),
   };
@@ -103,6 +109,10 @@ export async function startAccountsServer(
     }
     const meant = request.headers['x-test-account'];
     if (meant !== owner.clientId) state.crossAccount++;
+    if (rateLimited.delete(owner.clientId)) {
+      send(response, 429, { error: 'rate_limited', message: 'Slow down' }, { 'retry-after': '2' });
+      return;
+    }
     // Each account is revoked at most once, so a replay after its 401 is never refused again.
     if (toRevoke > 0 && !state.revoked.has(owner.clientId)) {
       toRevoke--;
