@@ -92,10 +92,13 @@ export class ClientBase {
     // A static token has no client id: its processes coordinate under one shared stand-in.
     const coordinationKey = resolved.credentials?.clientId ?? 'access-token';
     this.baseURL = resolved.baseURL.href;
-    this.#options = Object.assign({}, options, {
-      clientId: resolved.credentials?.clientId,
-      secretKey: resolved.secretKey,
-    });
+    // A derived client's options already name its credentials (deriveOptions built them).
+    this.#options = parent
+      ? options
+      : Object.assign({}, options, {
+          clientId: resolved.credentials?.clientId,
+          secretKey: resolved.secretKey,
+        });
     let family: ClientFamily;
     let transport: Connection['transport'];
     if (parent) {
@@ -113,6 +116,10 @@ export class ClientBase {
         coordination: resolved.coordination ?? processCoordination(origin, clock),
         coordinated: resolved.coordination !== undefined,
         operations: indexOperations(OPERATIONS),
+        sdkHeaders: {
+          accept: 'application/json',
+          'user-agent': `applicant-verification/${VERSION} ${runtimeName()}`,
+        },
         closed: false,
       };
     }
@@ -131,10 +138,7 @@ export class ClientBase {
       transport,
       logger,
       limiter: account.limiter,
-      sdkHeaders: {
-        accept: 'application/json',
-        'user-agent': `applicant-verification/${VERSION} ${runtimeName()}`,
-      },
+      sdkHeaders: family.sdkHeaders,
       secrets: account.secrets,
       coordination: family.coordination,
       coordinationKey,

@@ -16,6 +16,8 @@ export interface ClientFamily {
   readonly coordinated: boolean;
   /** The raw-request methods' index of the SDK's operations (built once, not per account). */
   readonly operations: OperationIndex;
+  /** The SDK's own headers (accept, user-agent): read, never written, by every member's core. */
+  readonly sdkHeaders: Readonly<Record<string, string>>;
   /** Set when the root closes: every client of the family refuses its calls from then on. */
   closed: boolean;
 }

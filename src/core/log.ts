@@ -33,6 +33,9 @@ const consoleSink: Logger = {
   error: (message, data) => console.error(message, ...(data ? [data] : [])),
 };
 
+/** A level below the client's: one shared function, not one per client (platforms hold thousands). */
+const dropLine = (): void => {};
+
 /** Removes the client's own secrets (key, tokens) from a line; identity when none are known. */
 export interface SecretScrubber {
   /** `text` without any known secret. */
@@ -54,7 +57,7 @@ export function createLogger(
 ): Logger & { level: LogLevel; debugEnabled: boolean } {
   const rank = LOG_LEVELS.indexOf(level);
   const write = (at: Exclude<LogLevel, 'off'>) => {
-    if (LOG_LEVELS.indexOf(at) > rank) return () => {};
+    if (LOG_LEVELS.indexOf(at) > rank) return dropLine;
     return (message: string, given?: Record<string, unknown>) => {
       const data = account === undefined ? given : Object.assign({}, account, given);
       const text = capText(secrets ? secrets.scrub(message) : message);
