@@ -7,6 +7,7 @@
  *   node --expose-gc --import tsx bench/run.ts [--rounds 5] [--duration 350] [--quick] [--no-docs]
  *     [--cold-runs 5] [--cold-only]   (--cold-only: the cold-start tables alone, printed, not written)
  *     [--edge-size]   (the edge entry's bundled size alone, printed, not written)
+ *     [--platforms]   (300 and 3,000 accounts through derived clients, bench/platforms.ts; printed, not written)
  */
 import { type ChildProcess, execFile, fork } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ import { buildPackage } from './cold-package.js';
 import { BUNDLES, buildBundles, median, type Sample, startServer } from './harness.js';
 import { type InMemoryCell, inMemory, inMemoryLines } from './in-memory.js';
 import type { MemoryResult } from './memory.js';
+import { platformsBench } from './platforms.js';
 
 const run = promisify(execFile);
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -314,6 +316,11 @@ async function edgeSizeLines(): Promise<string[]> {
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
+  if (process.argv.includes('--platforms')) {
+    const lines = await platformsBench((line) => process.stderr.write(`${line}\n`));
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return;
+  }
   if (process.argv.includes('--edge-size')) {
     process.stdout.write(`${(await edgeSizeLines()).join('\n')}\n`);
     return;

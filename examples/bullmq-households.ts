@@ -58,12 +58,11 @@ if (command === 'enqueue') {
   // One connection for the SDK's coordination and token (commands fail fast when Redis is down),
   // and BullMQ's own: a worker blocks on its connection and needs `maxRetriesPerRequest: null`.
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  const clientId = process.env.VERIFICATION_CLIENT_ID ?? '';
   const coordination = new RedisCoordination(redis);
+  // Credentials from VERIFICATION_CLIENT_ID and VERIFICATION_SECRET_KEY (both, as a pair).
   const client = new VerificationClient({
-    clientId,
     coordination,
-    tokenStore: new RedisTokenStore(redis, { clientId }),
+    tokenStore: new RedisTokenStore(redis),
     // A create's lease lasts twice its whole budget (deadline, grace window, one timeout): with
     // these, a job retried after its worker died takes the lease over within 22 s.
     timeout: 3_000,

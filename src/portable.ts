@@ -8,6 +8,8 @@
  * stay in their modules. test/docs/exports.test.ts lists every name: a new export is added there
  * on purpose, with its documentation.
  */
+
+export type { DerivedClientOptions } from './client-family.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
 export type { BatchOptions, BatchProgress, Settled } from './core/batch.js';
 export type { Clock } from './core/clock.js';
@@ -132,6 +134,13 @@ export {
   type WebhookDeliveryStore,
 } from './webhooks/deliveries.js';
 export type { WebhookHandlerOptions } from './webhooks/receive.js';
+export type {
+  WebhookAccountSecret,
+  WebhookDelivery,
+  WebhookSecretFor,
+  WebhookSecretOption,
+  WebhookSecrets,
+} from './webhooks/secrets.js';
 export {
   signWebhook,
   unwrapWebhook,

@@ -73,7 +73,7 @@ export function publishPause(
 
 /** Takes the pauses other processes publish; returns the unsubscribe function. */
 export function sharePauses(
-  core: HttpCore,
+  core: Pick<HttpCore, 'pauseUntil'>,
   coordination: Coordination | undefined,
   key: string,
   logger: Logger,

@@ -84,6 +84,13 @@ export interface CoreWiring {
   sdkHeaders: Record<string, string>;
   /** The client's secret key and tokens, scrubbed from whatever server text errors repeat. */
   secrets: KnownSecrets;
+  /**
+   * The client id a derived client acts for (docs/platforms.md): named in its error messages and
+   * traces. `undefined` for a root client, whose messages stay as they were.
+   */
+  account?: string | undefined;
+  /** The family a client belongs to: once its root is closed, every member refuses calls. */
+  family?: { readonly closed: boolean } | undefined;
   /** Called with the end of each client-wide 429 pause (epoch ms), to publish it to the fleet. */
   onRateLimitPause?: ((untilEpochMs: number) => void) | undefined;
 }
@@ -183,10 +190,10 @@ export class HttpCore {
    * {@link send}, so a create and its lookups read as one operation.
    */
   traced<S extends z.ZodType, T>(call: Call<S>, run: (trace: CallTrace) => Promise<T>): Promise<T> {
-    if (this.#closed) return this.#refuseClosed(call);
+    if (this.#isClosed()) return this.#refuseClosed(call);
     const operation = call.operation ?? RAW_REQUEST_OPERATION;
     const path = call.pathTemplate ?? call.path;
-    return traceCall({ operation, method: call.method, path }, run);
+    return traceCall({ operation, method: call.method, path, clientId: this.#wiring.account }, run);
   }
 
   /**
@@ -200,8 +207,13 @@ export class HttpCore {
     trace: CallTrace,
     resumed: CallContext | undefined,
   ): Promise<WithResponse<z.output<S>>> {
-    if (this.#closed) return this.#refuseClosed(call);
+    if (this.#isClosed()) return this.#refuseClosed(call);
     return this.#run(call, trace, resumed);
+  }
+
+  /** Whether this client, or the root of its family, has been closed. */
+  #isClosed(): boolean {
+    return this.#closed || this.#wiring.family?.closed === true;
   }
 
   /** The answer to any call once the client is closed. */
@@ -408,8 +420,11 @@ export class HttpCore {
     return token;
   }
 
+  /** `host[:port]`, and for a derived client the account: `api.example.com (account landlord-7)`. */
   #host(prepared: PreparedCall<z.ZodType>): string {
-    return isAbsolute(prepared.path) ? new URL(prepared.path).host : new URL(this.#origin).host;
+    const host = isAbsolute(prepared.path) ? new URL(prepared.path).host : new URL(this.#origin).host;
+    const account = this.#wiring.account;
+    return account === undefined ? host : `${host} (account ${maskText(account)})`;
   }
 
   /** The path as messages show it: base path included, query masked; a file link's query (its signature) dropped. */

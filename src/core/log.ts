@@ -33,6 +33,9 @@ const consoleSink: Logger = {
   error: (message, data) => console.error(message, ...(data ? [data] : [])),
 };
 
+/** A level below the client's: one shared function, not one per client (platforms hold thousands). */
+const dropLine = (): void => {};
+
 /** Removes the client's own secrets (key, tokens) from a line; identity when none are known. */
 export interface SecretScrubber {
   /** `text` without any known secret. */
@@ -44,16 +47,19 @@ export interface SecretScrubber {
 /**
  * Wraps `sink` so that only lines at or above `level` pass, each one capped, redacted and
  * scrubbed of the client's own secrets (a server may echo them into a message we repeat).
+ * `account` (a derived client's client id, never a secret) is added to every line's data.
  */
 export function createLogger(
   level: LogLevel,
   sink: Logger = consoleSink,
   secrets?: SecretScrubber,
+  account?: { clientId: string },
 ): Logger & { level: LogLevel; debugEnabled: boolean } {
   const rank = LOG_LEVELS.indexOf(level);
   const write = (at: Exclude<LogLevel, 'off'>) => {
-    if (LOG_LEVELS.indexOf(at) > rank) return () => {};
-    return (message: string, data?: Record<string, unknown>) => {
+    if (LOG_LEVELS.indexOf(at) > rank) return dropLine;
+    return (message: string, given?: Record<string, unknown>) => {
+      const data = account === undefined ? given : Object.assign({}, account, given);
       const text = capText(secrets ? secrets.scrub(message) : message);
       const safeMessage = `[applicant-verification] ${maskText(text)}`;
       if (data === undefined) sink[at](safeMessage);

@@ -235,14 +235,42 @@ export const NODE_DEFAULTS: TimingDefaults = {
   createGraceWindow: 30_000,
 };
 
+/**
+ * The client id and secret key: both from the options, or (when neither is given) both from the
+ * environment. One without the other is refused, never completed from the environment: a
+ * platform's client id paired with the process's own secret key would be another account's
+ * credentials. A secret key alone stands beside an `accessToken` (it checks webhook signatures).
+ */
+function credentialPair(
+  options: ClientOptions,
+  fromEnvironment: boolean,
+): { clientId: string | undefined; secretKey: string | undefined } {
+  const { clientId, secretKey } = options;
+  if (clientId === undefined && secretKey === undefined) {
+    if (!fromEnvironment) return { clientId, secretKey };
+    return { clientId: env('VERIFICATION_CLIENT_ID'), secretKey: env('VERIFICATION_SECRET_KEY') };
+  }
+  if (secretKey === undefined) {
+    throw new ConfigurationError(
+      'The clientId option needs its secretKey: pass both (an account is the pair; the SDK never takes the secret key from the environment for a client id given here).',
+    );
+  }
+  if (clientId === undefined && options.accessToken === undefined) {
+    throw new ConfigurationError(
+      'The secretKey option needs its clientId: pass both (an account is the pair; the SDK never takes the client id from the environment for a secret key given here).',
+    );
+  }
+  return { clientId, secretKey };
+}
+
 /** Applies defaults and environment fallbacks, and checks everything. */
 export function resolveOptions(
   options: ClientOptions,
   defaults: TimingDefaults = NODE_DEFAULTS,
+  { credentialsFromEnvironment = true }: { credentialsFromEnvironment?: boolean } = {},
 ): ResolvedOptions {
   const baseURL = resolveBaseURL(options.baseURL, options.allowInsecureHttp ?? false);
-  const clientId = options.clientId ?? env('VERIFICATION_CLIENT_ID');
-  const secretKey = options.secretKey ?? env('VERIFICATION_SECRET_KEY');
+  const { clientId, secretKey } = credentialPair(options, credentialsFromEnvironment);
   const accessToken = options.accessToken;
   if (accessToken === undefined && (!clientId || !secretKey)) {
     const missing = [

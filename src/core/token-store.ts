@@ -1,7 +1,8 @@
 /**
  * A token store lets many processes behind one client id share one access token instead of each
  * exchanging its own: a process about to exchange first looks in the store, and saves what it
- * obtains. The single-flight refresh stays per process (the TokenManager's); the store only
+ * obtains. One store serves every account (client id) of a platform: tokens are kept and read by
+ * client id. The single-flight refresh stays per process (the TokenManager's); the store only
  * decides where a refresh gets its token from.
  */
 import { type IssuedToken, REFRESH_MARGIN_MS, readTokenLifetime, type TokenExchange } from './auth.js';
@@ -18,15 +19,18 @@ export interface StoredToken {
 }
 
 /**
- * Where processes share their access token: a file ({@link FileTokenStore}), Redis, a database
- * row. `get` returns what was last `set`, or `undefined`; both may be called concurrently by
- * several processes, and the last `set` wins. A store that throws is logged and bypassed: the
- * client then exchanges its own token.
+ * Where processes share their access tokens: a file ({@link FileTokenStore}), Redis, a database
+ * table keyed by client id. One store serves every account: `get(clientId)` returns what was last
+ * `set` for that client id (`token.clientId`), or `undefined`; both may be called concurrently by
+ * several processes, and the last `set` of a client id wins. A store that throws is logged and
+ * bypassed: the client then exchanges its own token. The client also ignores a returned token
+ * whose `clientId` is not the one it asked for, so a store that mixes accounts up cannot make a
+ * request carry another account's token.
  */
 export interface TokenStore {
-  /** The token last saved, if any. */
-  get(): Promise<StoredToken | undefined>;
-  /** Saves a freshly exchanged token. */
+  /** The token last saved for `clientId`, if any. */
+  get(clientId: string): Promise<StoredToken | undefined>;
+  /** Saves a freshly exchanged token under its `clientId`. */
   set(token: StoredToken): Promise<void>;
 }
 
@@ -85,7 +89,7 @@ export function sharedTokenExchange(
   return async () => {
     let stored: unknown;
     try {
-      stored = await store.get();
+      stored = await store.get(options.clientId);
     } catch (error) {
       options.logger.warn(
         `The token store could not be read (${reasonOf(error)}); exchanging a token instead.`,

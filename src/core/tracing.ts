@@ -81,6 +81,8 @@ export interface OperationTraceContext {
   method: 'GET' | 'POST';
   /** The path template (ids not filled in), or the URL's path for a raw request or PDF link. */
   path: string;
+  /** The account (client id) of a client derived with `withOptions`; absent for a root client. */
+  clientId?: string;
   /** Attempts sent so far. */
   attempts: number;
   /** HTTP status of the last attempt that got an answer. */
@@ -268,7 +270,7 @@ function templateOf(path: string): string {
  * attempts, retries and lookups on. With no subscriber anywhere, `run` is called directly.
  */
 export function traceCall<T>(
-  call: { operation: OperationName; method: 'GET' | 'POST'; path: string },
+  call: { operation: OperationName; method: 'GET' | 'POST'; path: string; clientId?: string | undefined },
   run: (trace: CallTrace) => Promise<T>,
 ): Promise<T> {
   const channel = channelOf(call.operation);
@@ -288,6 +290,7 @@ export function traceCall<T>(
     lookups: 0,
     recovered: false,
   };
+  if (call.clientId !== undefined) context.clientId = call.clientId;
   const started = performance.now();
   const trace: CallTrace = {
     attempt(attempt, result, durationMs) {

@@ -1,6 +1,6 @@
 /**
- * The shared access token of a fleet, in one Redis key per client id that expires with the
- * token. Anyone who can read the key can call the API as you: keep Redis as private as the
+ * The shared access tokens of a fleet, in one Redis key per client id that expires with its
+ * token: one store serves every account. Anyone who can read the key can call the API as you: keep Redis as private as the
  * secret key (password, TLS, no public port).
  */
 import { inspect } from 'node:util';
@@ -16,8 +16,11 @@ import { checkKeyPrefix, clientKey } from './keys.js';
 
 /** Options of {@link RedisTokenStore}. */
 export interface RedisTokenStoreOptions {
-  /** The client id whose token this store keeps (its key is named after it). */
-  clientId: string;
+  /**
+   * Restricts the store to this one client id (its key is {@link RedisTokenStore.key}). Leave it
+   * out to serve every account: each client id's token is kept under its own key.
+   */
+  clientId?: string | undefined;
   /** Prefix of the key (default `av`); no braces. */
   keyPrefix?: string | undefined;
   /** How long one Redis command may take before it fails (default 2000 ms); the client then exchanges its own token. */
@@ -25,51 +28,72 @@ export interface RedisTokenStoreOptions {
 }
 
 /**
- * Keeps the access token of one client id in Redis, so a fleet exchanges one token per token
- * lifetime instead of one per process. A missing, expired or corrupt value reads as "no token".
+ * Keeps the access token of each client id in Redis, so a fleet exchanges one token per account
+ * per token lifetime instead of one per process. A missing, expired or corrupt value reads as
+ * "no token".
  *
  * ```ts
- * const tokenStore = new RedisTokenStore(redis, { clientId: process.env.VERIFICATION_CLIENT_ID });
+ * const tokenStore = new RedisTokenStore(redis); // every account's token, each under its own key
  * ```
  */
 export class RedisTokenStore implements TokenStore {
-  /** The key the token is kept under, `<prefix>:{<client id>}:token`. */
-  readonly key: string;
-  readonly #clientId: string;
+  /**
+   * The key of the one client id given in the options, `<prefix>:{<client id>}:token`;
+   * `undefined` for a store serving every account.
+   * @deprecated Use {@link RedisTokenStore.keyFor}.
+   */
+  readonly key: string | undefined;
+  readonly #only: string | undefined;
+  readonly #prefix: string;
   readonly #redis: RedisConnection;
   readonly #timeoutMs: number;
 
   /**
    * @param redis An ioredis connection (`new Redis(...)` or `new Cluster(...)`), shared with your code.
-   * @param options The client id (required), key prefix and command timeout.
+   * @param options Key prefix and command timeout; a client id restricts the store to that account.
    */
-  constructor(redis: RedisConnection, options: RedisTokenStoreOptions) {
+  constructor(redis: RedisConnection, options: RedisTokenStoreOptions = {}) {
     this.#redis = checkConnection(redis, 'RedisTokenStore');
     const clientId: unknown = options?.clientId;
-    if (typeof clientId !== 'string' || clientId === '') {
-      throw new TypeError('RedisTokenStore: clientId must be the client id whose token it keeps.');
+    if (clientId !== undefined && (typeof clientId !== 'string' || clientId === '')) {
+      throw new TypeError(
+        'RedisTokenStore: clientId, when given, must be the client id whose token it keeps.',
+      );
     }
-    this.#clientId = clientId;
-    this.key = clientKey(checkKeyPrefix(options.keyPrefix, 'RedisTokenStore'), clientId, 'token');
+    this.#only = clientId;
+    this.#prefix = checkKeyPrefix(options?.keyPrefix, 'RedisTokenStore');
+    this.key = clientId === undefined ? undefined : this.keyFor(clientId);
     this.#timeoutMs = checkTimeout(
-      options.commandTimeoutMs,
+      options?.commandTimeoutMs,
       'commandTimeoutMs',
       'RedisTokenStore',
       DEFAULT_COMMAND_TIMEOUT_MS,
     );
   }
 
-  /** The stored token, or `undefined` when there is none. */
-  async get(): Promise<StoredToken | undefined> {
-    const text = await runCommand(this.#redis, 'tokenStore.get', this.#timeoutMs, () =>
-      this.#redis.get(this.key),
-    );
-    return text === null ? undefined : parseStoredToken(text);
+  /** The key the token of `clientId` is kept under, `<prefix>:{<client id>}:token`. */
+  keyFor(clientId: string): string {
+    return clientKey(this.#prefix, clientId, 'token');
   }
 
-  /** Saves a token of this store's client id, to expire with it. */
+  /** The stored token of `clientId`, or `undefined` when there is none. */
+  async get(clientId: string): Promise<StoredToken | undefined> {
+    if (typeof clientId !== 'string' || clientId === '') {
+      throw new TypeError('RedisTokenStore: get() takes the client id whose token to read.');
+    }
+    if (this.#only !== undefined && clientId !== this.#only) return undefined;
+    const key = this.keyFor(clientId);
+    const text = await runCommand(this.#redis, 'tokenStore.get', this.#timeoutMs, () => this.#redis.get(key));
+    const stored = text === null ? undefined : parseStoredToken(text);
+    return stored?.clientId === clientId ? stored : undefined;
+  }
+
+  /** Saves a token under its client id, to expire with it. */
   async set(token: StoredToken): Promise<void> {
-    if (!isStoredToken(token) || token.clientId !== this.#clientId) {
+    if (!isStoredToken(token) || token.clientId === '') {
+      throw new TypeError('RedisTokenStore: set() takes a stored token with its client id.');
+    }
+    if (this.#only !== undefined && token.clientId !== this.#only) {
       throw new TypeError("RedisTokenStore: set() takes a token of the store's own client id.");
     }
     const ttl = Math.ceil(token.expiresAt - Date.now());
@@ -80,17 +104,19 @@ export class RedisTokenStore implements TokenStore {
       clientId: token.clientId,
     });
     await runCommand(this.#redis, 'tokenStore.set', this.#timeoutMs, () =>
-      this.#redis.set(this.key, value, 'PX', ttl),
+      this.#redis.set(this.keyFor(token.clientId), value, 'PX', ttl),
     );
   }
 
-  /** @internal Shows the key only, never the token or the connection's options. */
+  /** @internal Shows the key (or prefix) only, never a token or the connection's options. */
   [inspect.custom](): string {
-    return `RedisTokenStore { key: '${this.key}' }`;
+    return this.key === undefined
+      ? `RedisTokenStore { keyPrefix: '${this.#prefix}' }`
+      : `RedisTokenStore { key: '${this.key}' }`;
   }
 
   /** @internal */
   toJSON(): Record<string, string> {
-    return { key: this.key };
+    return this.key === undefined ? { keyPrefix: this.#prefix } : { key: this.key };
   }
 }

@@ -30,6 +30,7 @@ import {
   type ReportDetail,
 } from '../schemas/reports.js';
 import type { WebhookEvent } from '../schemas/webhooks.js';
+import { accountView } from './group-store-view.js';
 import {
   type GroupChange,
   type GroupStore,
@@ -361,10 +362,11 @@ export class ApplicantGroups extends APIResource {
   /**
    * One reconciliation pass: yields what changed since `store` last saw it (a new group, a status
    * change, an expiry, a new report) for every group that can still change, and records each
-   * change in the store when the next one is asked for (README, "Staying in sync").
+   * change in the store when the next one is asked for (README, "Staying in sync"). Every store
+   * method gets this client's client id as its `account`, so one store serves every account.
    */
   sync(store: GroupStore, options?: SyncOptions): AsyncGenerator<GroupChange, void, undefined> {
-    return syncGroups(this.#syncSource(), store, options);
+    return syncGroups(this.#syncSource(), accountView(store, this.#creates.coordinationKey), options);
   }
 
   /**
@@ -376,7 +378,12 @@ export class ApplicantGroups extends APIResource {
     store: GroupStore,
     options?: SyncOptions,
   ): AsyncGenerator<GroupChange, void, undefined> {
-    return changesFromEvent(this.#syncSource(), store, event, options);
+    return changesFromEvent(
+      this.#syncSource(),
+      accountView(store, this.#creates.coordinationKey),
+      event,
+      options,
+    );
   }
 
   /** What sync and the webhook hints read through. */

@@ -42,48 +42,87 @@ export interface GroupSnapshot {
   progress: string;
 }
 
-/** Where sync remembers what it has seen. Methods may return promises (a database). */
+/**
+ * Where sync remembers what it has seen. Methods may return promises (a database). One store
+ * serves every account: each method gets the account (the client id of the client that syncs) as
+ * its last argument, so one table keyed by (account, group id) serves a platform's landlords. A
+ * store written for one account that ignores `account` still works there.
+ */
 export interface GroupStore {
-  /** The snapshot of a group, or `undefined` when the store has not seen it. */
-  get(groupId: string): GroupSnapshot | undefined | Promise<GroupSnapshot | undefined>;
-  /** Saves a snapshot (replacing the group's previous one). */
-  put(snapshot: GroupSnapshot): void | Promise<void>;
-  /** Every snapshot that is neither completed nor expired: groups that can still change. */
-  live(): Iterable<GroupSnapshot> | Promise<Iterable<GroupSnapshot>>;
-  /** The id of the group a verification belongs to, or `undefined` when unknown. */
-  groupOfVerification(verificationId: string): string | undefined | Promise<string | undefined>;
+  /** The snapshot of a group of `account`, or `undefined` when the store has not seen it. */
+  get(groupId: string, account?: string): GroupSnapshot | undefined | Promise<GroupSnapshot | undefined>;
+  /** Saves a snapshot of a group of `account` (replacing the group's previous one). */
+  put(snapshot: GroupSnapshot, account?: string): void | Promise<void>;
+  /** Every snapshot of `account` that is neither completed nor expired: groups that can still change. */
+  live(account?: string): Iterable<GroupSnapshot> | Promise<Iterable<GroupSnapshot>>;
+  /** The id of the group of `account` a verification belongs to, or `undefined` when unknown. */
+  groupOfVerification(
+    verificationId: string,
+    account?: string,
+  ): string | undefined | Promise<string | undefined>;
 }
 
-/** A {@link GroupStore} in memory: for tests, and for one long-lived process. */
+/** The key of the snapshots {@link MemoryGroupStore.put} gets without an account. */
+const NO_ACCOUNT = '';
+
+interface AccountGroups {
+  groups: Map<string, GroupSnapshot>;
+  verifications: Map<string, string>;
+}
+
+/**
+ * A {@link GroupStore} in memory: for tests, and for one long-lived process. It keeps each
+ * account's groups apart; read without an account (your own code looking a group up), it looks
+ * across every account (the API's group ids are unique).
+ */
 export class MemoryGroupStore implements GroupStore {
-  readonly #groups = new Map<string, GroupSnapshot>();
-  readonly #verifications = new Map<string, string>();
+  readonly #accounts = new Map<string, AccountGroups>();
 
-  /** The snapshot of a group. */
-  get(groupId: string): GroupSnapshot | undefined {
-    const snapshot = this.#groups.get(groupId);
-    return snapshot && structuredClone(snapshot);
+  /** The accounts a read looks in: `account`'s, or every one. */
+  #in(account: string | undefined): AccountGroups[] {
+    if (account === undefined) return [...this.#accounts.values()];
+    const held = this.#accounts.get(account);
+    return held ? [held] : [];
   }
 
-  /** Saves a snapshot. */
-  put(snapshot: GroupSnapshot): void {
-    this.#groups.set(snapshot.id, structuredClone(snapshot));
-    for (const id of snapshot.verification_ids) this.#verifications.set(id, snapshot.id);
+  /** The snapshot of a group (of `account`, or of any account). */
+  get(groupId: string, account?: string): GroupSnapshot | undefined {
+    for (const held of this.#in(account)) {
+      const snapshot = held.groups.get(groupId);
+      if (snapshot) return structuredClone(snapshot);
+    }
+    return undefined;
   }
 
-  /** Snapshots neither completed nor expired. */
-  live(): GroupSnapshot[] {
-    return [...this.#groups.values()].filter((s) => !isSettled(s)).map((s) => structuredClone(s));
+  /** Saves a snapshot of `account`'s group. */
+  put(snapshot: GroupSnapshot, account?: string): void {
+    const key = account ?? NO_ACCOUNT;
+    let held = this.#accounts.get(key);
+    if (!held) {
+      held = { groups: new Map(), verifications: new Map() };
+      this.#accounts.set(key, held);
+    }
+    held.groups.set(snapshot.id, structuredClone(snapshot));
+    for (const id of snapshot.verification_ids) held.verifications.set(id, snapshot.id);
   }
 
-  /** The group of a verification. */
-  groupOfVerification(verificationId: string): string | undefined {
-    return this.#verifications.get(verificationId);
+  /** Snapshots neither completed nor expired (of `account`, or of every account). */
+  live(account?: string): GroupSnapshot[] {
+    return this.all(account).filter((s) => !isSettled(s));
   }
 
-  /** Every snapshot, oldest first. */
-  all(): GroupSnapshot[] {
-    return [...this.#groups.values()].map((s) => structuredClone(s));
+  /** The group of a verification (of `account`, or of any account). */
+  groupOfVerification(verificationId: string, account?: string): string | undefined {
+    for (const held of this.#in(account)) {
+      const groupId = held.verifications.get(verificationId);
+      if (groupId !== undefined) return groupId;
+    }
+    return undefined;
+  }
+
+  /** Every snapshot, oldest first (of `account`, or of every account, one account after another). */
+  all(account?: string): GroupSnapshot[] {
+    return this.#in(account).flatMap((held) => [...held.groups.values()].map((s) => structuredClone(s)));
   }
 }
 

@@ -107,7 +107,8 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
   const bytes = Buffer.from(await response.arrayBuffer());
   if (res.destroyed) return;
   if (response.status !== 204 && response.status !== 304) headers['content-length'] = String(bytes.length);
-  if (!req.readableEnded) headers.connection = 'close';
+  // `complete`: the whole request arrived (a GET has no body, yet its stream has not ended unread).
+  if (!req.readableEnded && !req.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
   discardRest(req);
   if (truncate) {

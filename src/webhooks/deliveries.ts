@@ -11,12 +11,22 @@ import type { WebhookBody } from './verify.js';
 /** Default window in which a repeated delivery is dropped: 5 minutes. */
 export const DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS = 5 * 60_000;
 
-/** Where receivers remember handled deliveries. Methods may return promises (Redis, a database). */
+/**
+ * Where receivers remember handled deliveries. Methods may return promises (Redis, a database).
+ * One store (one table) serves every account of a receiver whose `secret` function names accounts:
+ * a record is known by the pair (`account`, `key`); `account` is `undefined` for a receiver with a
+ * fixed secret. A store written for one account that ignores `account` still works there.
+ */
 export interface WebhookDeliveryStore {
-  /** Whether a delivery with this key was recorded and its window has not ended. */
-  has(key: string): boolean | Promise<boolean>;
-  /** Records a handled delivery for `windowMs`. */
-  add(key: string, windowMs: number): void | Promise<void>;
+  /** Whether a delivery with this key was recorded for this account and its window has not ended. */
+  has(key: string, account?: string): boolean | Promise<boolean>;
+  /** Records a handled delivery of this account for `windowMs`. */
+  add(key: string, windowMs: number, account?: string): void | Promise<void>;
+}
+
+/** One map key for the pair (account, delivery key): the account cannot forge a separator, keys are hex. */
+function recordKey(key: string, account: string | undefined): string {
+  return account === undefined ? key : `${key} ${JSON.stringify(account)}`;
 }
 
 /** Options of {@link MemoryDeliveryStore}. */
@@ -39,19 +49,21 @@ export class MemoryDeliveryStore implements WebhookDeliveryStore {
     this.#max = options.maxEntries ?? 10_000;
   }
 
-  /** Whether the key was recorded within its window. */
-  has(key: string): boolean {
-    const until = this.#until.get(key);
+  /** Whether the key was recorded for the account within its window. */
+  has(key: string, account?: string): boolean {
+    const record = recordKey(key, account);
+    const until = this.#until.get(record);
     if (until === undefined) return false;
     if (this.#now() < until) return true;
-    this.#until.delete(key);
+    this.#until.delete(record);
     return false;
   }
 
-  /** Records the key for `windowMs`. */
-  add(key: string, windowMs: number): void {
-    this.#until.delete(key); // re-inserted last: the map's order is the eviction order
-    this.#until.set(key, this.#now() + windowMs);
+  /** Records the key for the account for `windowMs`. */
+  add(key: string, windowMs: number, account?: string): void {
+    const record = recordKey(key, account);
+    this.#until.delete(record); // re-inserted last: the map's order is the eviction order
+    this.#until.set(record, this.#now() + windowMs);
     while (this.#until.size > this.#max) {
       const oldest = this.#until.keys().next().value;
       if (oldest === undefined) break;
@@ -82,13 +94,14 @@ export async function deliveryKey(rawBody: WebhookBody): Promise<string> {
 }
 
 /**
- * Runs `handle` unless the same signed body was handled within the window; records it once
- * `handle` succeeded. A repeat arriving while the first is still being handled waits for it, and
- * is dropped if it succeeded. Returns whether `handle` ran.
+ * Runs `handle` unless the same signed body was handled for the same account within the window;
+ * records it once `handle` succeeded. A repeat arriving while the first is still being handled
+ * waits for it, and is dropped if it succeeded. Returns whether `handle` ran.
  */
 export async function handleOnce(
   options: WebhookDedupeOptions,
   rawBody: WebhookBody,
+  account: string | undefined,
   handle: () => unknown,
 ): Promise<boolean> {
   const store = options.deliveries;
@@ -97,26 +110,28 @@ export async function handleOnce(
     return true;
   }
   const key = await deliveryKey(rawBody);
+  const record = recordKey(key, account);
   let running = inFlight.get(store);
   if (!running) {
     running = new Map();
     inFlight.set(store, running);
   }
   let waited: Promise<boolean> | undefined;
-  for (let pending = running.get(key); pending && pending !== waited; pending = running.get(key)) {
+  for (let pending = running.get(record); pending && pending !== waited; pending = running.get(record)) {
     waited = pending;
     if (await pending.catch(() => false)) return false;
   }
-  if (await store.has(key)) return false;
+  if (await (account === undefined ? store.has(key) : store.has(key, account))) return false;
   const work = (async () => {
     await handle();
-    await store.add(key, options.dedupeWindowMs ?? DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS);
+    const windowMs = options.dedupeWindowMs ?? DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS;
+    await (account === undefined ? store.add(key, windowMs) : store.add(key, windowMs, account));
     return true;
   })();
-  running.set(key, work);
+  running.set(record, work);
   try {
     return await work;
   } finally {
-    if (running.get(key) === work) running.delete(key);
+    if (running.get(record) === work) running.delete(record);
   }
 }

@@ -28,7 +28,11 @@ describe('client options', () => {
     vi.stubEnv('VERIFICATION_SECRET_KEY', '');
     const build = () => new VerificationClient({ baseURL: 'https://api.example.com', clientId: 'id' });
     expect(build).toThrow(ConfigurationError);
-    expect(build).toThrow(/secretKey \(env VERIFICATION_SECRET_KEY\)/);
+    expect(build).toThrow(/clientId option needs its secretKey/);
+    const none = () => new VerificationClient({ baseURL: 'https://api.example.com' });
+    expect(none).toThrow(
+      /clientId \(env VERIFICATION_CLIENT_ID\) and secretKey \(env VERIFICATION_SECRET_KEY\)/,
+    );
   });
 
   it('reads the environment', () => {

@@ -28,6 +28,8 @@ const WALL_CLOCK_READERS: Record<string, string> = {
     'the wait for the fleet’s token lock is bounded by its ttl, which the Redis server keeps for every process',
   'redis/pause-channel.ts': 'a pause published by another process is an epoch time on the shared wall clock',
   'redis/token-store.ts': 'a stored token’s Redis ttl: an expiry shared by the fleet',
+  'core/file-token-store.ts':
+    'expired tokens are dropped from the file the processes of one machine share: their shared clock is the wall clock',
   'webhooks/deliveries.ts':
     'the delivery store’s retention when the receiver passes no clock (a webhook receiver has no client)',
   'testing/api.ts': 'the mock starts at the real current time unless pinned',

@@ -110,6 +110,18 @@ const scripts: Record<string, RegExp[]> = {
     /^Nightly sync 2: 1 changes$/m,
     /^Groups still live in the store: 0$/m,
   ],
+  'platform.ts': [
+    /^Webhooks: oak-street 4, harbor-view 4, elm-court 4 \(each verified with its own secret\)$/m,
+    /^Harbor View mid-rotation: 4 deliveries verified with its previous key$/m,
+    /^Oak Street's signature on Elm Court's URL: 400$/m,
+    /^Unknown landlord: 404$/m,
+    /^\[nightly\] birch-lane: failed \(credentials refused, ask the landlord to reconnect\)$/m,
+    /^\[nightly\] elm-court: 3 changes$/m,
+    /^\[nightly\] harbor-view: 3 changes$/m,
+    /^\[nightly\] oak-street: 3 changes$/m,
+    /^Nightly sync: 3 landlords synced, 1 failed$/m,
+    /^Store: 3 groups across 3 landlords$/m,
+  ],
   'batch.ts': [
     /^progress 12\/12 \(1 failed\)$/m,
     /^LEASE-1004 failed: applicants\[0\]\.email: /m,

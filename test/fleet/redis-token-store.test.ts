@@ -9,10 +9,12 @@ import { inspect } from 'node:util';
 import type { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VerificationClient } from '../../src/index.js';
-import { RedisCoordinationError, RedisTokenStore } from '../../src/redis/index.js';
+import { RedisCoordination, RedisCoordinationError, RedisTokenStore } from '../../src/redis/index.js';
 import { createMockServer } from '../../src/testing/index.js';
+import { engineHouseBody } from '../support/bodies.js';
 import { caught, exposeObject } from '../support/exposure.js';
 import { clientFor } from '../support/mock-client.js';
+import { TEST_SECRET_KEY } from '../support/secrets.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
 const AUTH = 'POST /api/v1/tenants/auth';
@@ -41,15 +43,15 @@ describe('RedisTokenStore', () => {
     const clientId = `client {${randomUUID()}}`;
     const writer = new RedisTokenStore(connect(), { clientId });
     const reader = new RedisTokenStore(connect(), { clientId });
-    expect(await reader.get()).toBeUndefined();
+    expect(await reader.get(clientId)).toBeUndefined();
     const expiresAt = Date.now() + 120_000;
     await writer.set({ token: TOKEN, expiresAt, clientId });
-    expect(await reader.get()).toEqual({ token: TOKEN, expiresAt, clientId });
+    expect(await reader.get(clientId)).toEqual({ token: TOKEN, expiresAt, clientId });
 
     // Braces in the client id are encoded: the hash tag is the whole client id.
-    expect(reader.key).toBe(`av:{${encodeURIComponent(clientId)}}:token`);
+    expect(reader.keyFor(clientId)).toBe(`av:{${encodeURIComponent(clientId)}}:token`);
     const redis = connect();
-    const ttl = await redis.pttl(reader.key);
+    const ttl = await redis.pttl(reader.keyFor(clientId));
     expect(ttl).toBeGreaterThan(100_000);
     expect(ttl).toBeLessThanOrEqual(120_000);
   });
@@ -58,17 +60,19 @@ describe('RedisTokenStore', () => {
     const clientId = randomUUID();
     const redis = connect();
     const store = new RedisTokenStore(redis, { clientId, keyPrefix: 'tenant-a' });
-    expect(store.key).toBe(`tenant-a:{${clientId}}:token`);
-    await redis.set(store.key, 'not json');
-    expect(await store.get()).toBeUndefined();
-    await redis.set(store.key, JSON.stringify({ token: '', expiresAt: 1, clientId }));
-    expect(await store.get()).toBeUndefined();
+    expect(store.keyFor(clientId)).toBe(`tenant-a:{${clientId}}:token`);
+    await redis.set(store.keyFor(clientId), 'not json');
+    expect(await store.get(clientId)).toBeUndefined();
+    await redis.set(store.keyFor(clientId), JSON.stringify({ token: '', expiresAt: 1, clientId }));
+    expect(await store.get(clientId)).toBeUndefined();
     await expect(
       store.set({ token: TOKEN, expiresAt: Date.now() + 60_000, clientId: 'other' }),
     ).rejects.toThrow("RedisTokenStore: set() takes a token of the store's own client id.");
     // An expired token is not stored at all.
     await store.set({ token: TOKEN, expiresAt: Date.now() - 1, clientId });
-    expect(await redis.get(store.key)).toBe(JSON.stringify({ token: '', expiresAt: 1, clientId }));
+    expect(await redis.get(store.keyFor(clientId))).toBe(
+      JSON.stringify({ token: '', expiresAt: 1, clientId }),
+    );
   });
 
   it('never shows the token or the connection', async () => {
@@ -88,7 +92,7 @@ describe('RedisTokenStore', () => {
     try {
       const store = new RedisTokenStore(redis, { clientId: mock.clientId, commandTimeoutMs: 500 });
       await own.stop();
-      const failure = await caught(store.get());
+      const failure = await caught(store.get(mock.clientId));
       expect(failure).toBeInstanceOf(RedisCoordinationError);
       expect((failure as Error).message).toMatch(
         /^Redis coordination failed \(tokenStore\.get\): (the connection is (reconnecting|close|end)|no answer within 500 ms)\.$/,
@@ -108,6 +112,53 @@ describe('RedisTokenStore', () => {
     } finally {
       await mock.close();
       await own.close();
+    }
+  });
+
+  it('serves several accounts from one store and one Redis: each account one exchange, its own key, its own groups', async () => {
+    const accounts = ['oak', 'elm', 'birch'].map((name) => ({
+      clientId: `landlord-${name}-${randomUUID()}`,
+      secretKey: `${TEST_SECRET_KEY}-${name}`,
+    }));
+    const mock = await createMockServer({ seed: 5, accounts });
+    try {
+      // Two processes, each a root on its own Redis connection, deriving a client per account.
+      const coordinations = [1, 2].map(() => new RedisCoordination(connect()));
+      const roots = coordinations.map((coordination) =>
+        mock.client({
+          account: accounts[0]?.clientId,
+          tokenStore: new RedisTokenStore(connect()),
+          coordination,
+          logLevel: 'error',
+        }),
+      );
+      const derived = roots.map((root) => accounts.map((account) => root.withOptions(account)));
+      // The first process creates one group per account (its token then in Redis).
+      const created = await Promise.all(
+        (derived[0] ?? []).map((client, i) =>
+          client.applicantGroups.create({
+            ...engineHouseBody('https://receiver.example.com/webhooks'),
+            correlation_id: `platform-${i}`,
+          }),
+        ),
+      );
+      // The second process lists, concurrently: each account sees its own group only.
+      const lists = await Promise.all((derived[1] ?? []).map((client) => client.applicantGroups.list()));
+      expect(lists.map((page) => page.items.map((group) => group.id))).toEqual(
+        created.map((group) => [group.id]),
+      );
+      const exchanges = mock.stats.log().filter((entry) => entry.route === AUTH);
+      expect(exchanges.map((entry) => entry.account).sort()).toEqual(accounts.map((a) => a.clientId).sort());
+      const redis = connect();
+      const store = new RedisTokenStore(redis);
+      for (const account of accounts) {
+        expect((await store.get(account.clientId))?.clientId).toBe(account.clientId);
+        expect(await redis.pttl(store.keyFor(account.clientId))).toBeGreaterThan(0);
+      }
+      for (const root of roots) await root.close();
+      for (const coordination of coordinations) coordination.close();
+    } finally {
+      await mock.close();
     }
   });
 

@@ -7,12 +7,13 @@ import {
   type ApplicantGroupCreateParams,
   affordability,
   type GroupChange,
+  type GroupStore,
   isIncomeReport,
   MemoryGroupStore,
   ReportExpiredError,
   type VerificationClient,
 } from '../../src/index.js';
-import { type MockServer, REQUEST_EXPIRY_MS } from '../../src/testing/index.js';
+import { createMockServer, type MockServer, REQUEST_EXPIRY_MS } from '../../src/testing/index.js';
 import { mockWithClient } from '../support/mock-client.js';
 
 let mock: MockServer;
@@ -593,5 +594,88 @@ describe('MemoryGroupStore', () => {
     s.put(snapshot('new', 'not_started', false));
     expect(s.live().map((group) => group.id)).toEqual(['live', 'new']);
     expect(s.all().map((group) => group.id)).toEqual(['live', 'done', 'lapsed', 'new']);
+  });
+
+  it('keeps each account’s groups apart; read without an account, it looks across them all', () => {
+    const s = new MemoryGroupStore();
+    s.put(snapshot('a1', 'in_progress', false), 'landlord-a');
+    s.put(snapshot('b1', 'in_progress', false), 'landlord-b');
+    s.put(snapshot('b2', 'completed', false), 'landlord-b');
+    expect(s.get('a1', 'landlord-a')?.id).toBe('a1');
+    expect(s.get('a1', 'landlord-b')).toBeUndefined();
+    expect(s.get('b1', 'landlord-c')).toBeUndefined();
+    expect(s.get('b1')?.id).toBe('b1');
+    expect(s.live('landlord-b').map((group) => group.id)).toEqual(['b1']);
+    expect(s.live('landlord-c')).toEqual([]);
+    expect(s.live().map((group) => group.id)).toEqual(['a1', 'b1']);
+    expect(s.groupOfVerification('ver-b1', 'landlord-b')).toBe('b1');
+    expect(s.groupOfVerification('ver-b1', 'landlord-a')).toBeUndefined();
+    expect(s.groupOfVerification('ver-b2')).toBe('b2');
+    expect(s.groupOfVerification('ver-none')).toBeUndefined();
+    expect(s.all('landlord-b').map((group) => group.id)).toEqual(['b1', 'b2']);
+    expect(s.all('landlord-c')).toEqual([]);
+    expect(s.all().map((group) => group.id)).toEqual(['a1', 'b1', 'b2']);
+  });
+});
+
+describe('one sync store for several accounts', () => {
+  it('each account’s sync sees and records its own groups only, under its client id', async () => {
+    const accounts = [
+      { clientId: 'landlord-a', secretKey: 'sk-landlord-a' },
+      { clientId: 'landlord-b', secretKey: 'sk-landlord-b' },
+    ];
+    const shared = await createMockServer({ seed: 26, accounts });
+    try {
+      const root = shared.client({ account: 'landlord-a' });
+      const other = root.withOptions(accounts[1] as (typeof accounts)[number]);
+      const a = await root.applicantGroups.create(household('a', 1));
+      const b = await other.applicantGroups.create(household('b', 1));
+      const calls: string[] = [];
+      const memory = new MemoryGroupStore();
+      const store: GroupStore = {
+        get: (id, account) => {
+          calls.push(`get ${account}`);
+          return memory.get(id, account);
+        },
+        put: (snapshot, account) => {
+          calls.push(`put ${account}`);
+          memory.put(snapshot, account);
+        },
+        live: (account) => {
+          calls.push(`live ${account}`);
+          return memory.live(account);
+        },
+        groupOfVerification: (id, account) => memory.groupOfVerification(id, account),
+      };
+      const changes = async (client: VerificationClient) => {
+        const seen: string[] = [];
+        for await (const change of client.applicantGroups.sync(store))
+          seen.push(`${change.type} ${change.group.id}`);
+        return seen;
+      };
+      expect(await changes(root)).toEqual([`added ${a.id}`]);
+      expect(await changes(other)).toEqual([`added ${b.id}`]);
+      expect(new Set(calls)).toEqual(
+        new Set([
+          'get landlord-a',
+          'put landlord-a',
+          'live landlord-a',
+          'get landlord-b',
+          'put landlord-b',
+          'live landlord-b',
+        ]),
+      );
+      expect(memory.all('landlord-a').map((g) => g.id)).toEqual([a.id]);
+      expect(memory.all('landlord-b').map((g) => g.id)).toEqual([b.id]);
+      // An event of account b's group, taken as a hint by account a's client, changes nothing of a's.
+      const [verification] = b.applicants[0]?.verifications ?? [];
+      const hint = { code: 'VERIFICATION_STARTED' as const, verification_id: verification?.id ?? '' };
+      const fromA: string[] = [];
+      for await (const change of root.applicantGroups.syncEvent(hint, store)) fromA.push(change.type);
+      expect(memory.all('landlord-a').map((g) => g.id)).toEqual([a.id]);
+      expect(fromA).toEqual([]);
+    } finally {
+      await shared.close();
+    }
   });
 });

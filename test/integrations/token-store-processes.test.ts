@@ -88,21 +88,39 @@ describe('FileTokenStore shared by processes', () => {
     ).toBe(true);
     expect(new Set([first.tokenHash, second?.tokenHash, third?.tokenHash]).size).toBe(1);
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
-    const stored = JSON.parse(readFileSync(tokenFile, 'utf8')) as Record<string, unknown>;
+    const file = JSON.parse(readFileSync(tokenFile, 'utf8')) as {
+      tokens: Record<string, Record<string, unknown>>;
+    };
+    expect(Object.keys(file.tokens)).toEqual([mock.clientId]);
+    const stored = file.tokens[mock.clientId] ?? {};
     expect(Object.keys(stored).sort()).toEqual(['clientId', 'expiresAt', 'token']);
     expect(stored.clientId).toBe(mock.clientId);
   });
 
   it('ignores a stored token within 60 s of expiry and replaces it', async () => {
     const first = await runWorker(worker, mock, tokenFile);
-    const stored = JSON.parse(readFileSync(tokenFile, 'utf8')) as { token: string; expiresAt: number };
+    // The earlier one-token shape still reads as that client id's token.
+    const stored = storedIn(tokenFile, mock.clientId);
     writeFileSync(tokenFile, JSON.stringify({ ...stored, expiresAt: Date.now() + 59_000 }), { mode: 0o600 });
 
     const second = await runWorker(worker, mock, tokenFile);
     expect(mock.stats.count(AUTH)).toBe(2);
     expect(second.tokenHash).not.toBe(first.tokenHash);
-    const replaced = JSON.parse(readFileSync(tokenFile, 'utf8')) as { token: string; expiresAt: number };
+    const replaced = storedIn(tokenFile, mock.clientId);
     expect(replaced.token).not.toBe(stored.token);
     expect(replaced.expiresAt).toBeGreaterThan(Date.now() + 25 * 60_000);
   });
 });
+
+/** The token the file keeps for `clientId`. */
+function storedIn(
+  tokenFile: string,
+  clientId: string,
+): { token: string; expiresAt: number; clientId: string } {
+  const file = JSON.parse(readFileSync(tokenFile, 'utf8')) as {
+    tokens: Record<string, { token: string; expiresAt: number; clientId: string }>;
+  };
+  const stored = file.tokens[clientId];
+  if (!stored) throw new Error(`no token stored for ${clientId}`);
+  return stored;
+}

@@ -32,12 +32,14 @@ describe('FileTokenStore', () => {
   it('reads nothing before the first set, then what was set, in a 0600 file in a 0700 folder', async () => {
     const path = join(dir, 'nested', 'token.json');
     const store = new FileTokenStore(path);
-    expect(await store.get()).toBeUndefined();
+    expect(await store.get('client-a')).toBeUndefined();
     await store.set(token('one', 1_800_000));
-    expect(await store.get()).toEqual(token('one', 1_800_000));
+    expect(await store.get('client-a')).toEqual(token('one', 1_800_000));
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(join(dir, 'nested')).mode & 0o777).toBe(0o700);
-    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual(token('one', 1_800_000));
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({
+      tokens: { 'client-a': token('one', 1_800_000) },
+    });
   });
 
   it('replaces the file atomically: concurrent writers leave one whole token and no temporary file', async () => {
@@ -45,18 +47,40 @@ describe('FileTokenStore', () => {
     const stores = Array.from({ length: 8 }, () => new FileTokenStore(path));
     const written = stores.map((_, i) => token(`writer-${i}-${'x'.repeat(2000)}`, 1_800_000));
     await Promise.all(stores.map((store, i) => store.set(written[i] as StoredToken)));
-    expect(written).toContainEqual(await stores[0]?.get());
+    expect(written).toContainEqual(await stores[0]?.get('client-a'));
     expect(readdirSync(dir)).toEqual(['token.json']);
     expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps every account’s token in one file, each read by its own client id, expired ones dropped', async () => {
+    const path = join(dir, 'token.json');
+    const store = new FileTokenStore(path);
+    await store.set(token('a', 1_800_000, 'client-a'));
+    await store.set(token('b', 1_800_000, 'client-b'));
+    expect(await store.get('client-a')).toEqual(token('a', 1_800_000, 'client-a'));
+    expect(await store.get('client-b')).toEqual(token('b', 1_800_000, 'client-b'));
+    expect(await store.get('client-c')).toBeUndefined();
+    // A token expired on the wall clock is dropped on the next write.
+    await store.set({ token: 'token-old', expiresAt: Date.now() - 1, clientId: 'client-c' });
+    await store.set(token('a2', 1_800_000, 'client-a'));
+    expect(await store.get('client-c')).toBeUndefined();
+    expect(await store.get('client-b')).toEqual(token('b', 1_800_000, 'client-b'));
+    // A row filed under another client id than its own is not that client id's token.
+    writeFileSync(path, JSON.stringify({ tokens: { 'client-a': token('b', 1_800_000, 'client-b') } }));
+    expect(await store.get('client-a')).toBeUndefined();
+    // The earlier one-token shape reads as its client id's token.
+    writeFileSync(path, JSON.stringify(token('one', 1_800_000, 'client-b')));
+    expect(await store.get('client-b')).toEqual(token('one', 1_800_000, 'client-b'));
+    expect(await store.get('client-a')).toBeUndefined();
   });
 
   it('reads a corrupt or foreign file as no token', async () => {
     const path = join(dir, 'token.json');
     const store = new FileTokenStore(path);
     writeFileSync(path, '{"token": tru');
-    expect(await store.get()).toBeUndefined();
+    expect(await store.get('client-a')).toBeUndefined();
     writeFileSync(path, JSON.stringify({ token: 'x' }));
-    expect(await store.get()).toBeUndefined();
+    expect(await store.get('client-a')).toBeUndefined();
   });
 
   it('shows only its path when inspected or serialised', async () => {

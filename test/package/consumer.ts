@@ -68,14 +68,17 @@ export function rejectsWrongTypes(client: VerificationClient): Promise<Applicant
 }
 
 /** Never called: a fleet's client, with the Redis entry's classes on an ioredis connection (the optional peer). */
-export function fleetClient(redis: Redis, clientId: string): VerificationClient {
+export function fleetClient(redis: Redis, clientId: string, secretKey: string): VerificationClient {
   // @ts-expect-error a connection, not a URL
   void new RedisCoordination('redis://localhost');
-  return new VerificationClient({
+  const root = new VerificationClient({
     clientId,
+    secretKey,
     coordination: new RedisCoordination(redis),
-    tokenStore: new RedisTokenStore(redis, { clientId }),
+    tokenStore: new RedisTokenStore(redis), // every account's token
   });
+  // A platform's other account, on the root's connections.
+  return root.withOptions({ clientId: `${clientId}-landlord`, secretKey });
 }
 
 main().catch((error: unknown) => {

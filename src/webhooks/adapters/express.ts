@@ -8,8 +8,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../../core/log.js';
-import { handleOnce } from '../deliveries.js';
-import { checkDelivery, requireWebhookSecret, type WebhookHandlerOptions } from '../receive.js';
+import { receiveDelivery, type WebhookHandlerOptions } from '../receive.js';
+import { checkWebhookSecretOption } from '../secrets.js';
 import type { WebhookBody } from '../verify.js';
 import { DEFAULT_WEBHOOK_MAX_BODY_BYTES } from './web.js';
 
@@ -95,8 +95,10 @@ async function rawBodyOf(
  * }));
  * ```
  *
- * It verifies the `Verification-Signature` header on the raw body, validates the event, calls
- * `onEvent(event, req)` and answers 204. A forged, tampered, unsigned or malformed delivery gets
+ * It verifies the `Verification-Signature` header on the raw body (with any of the secrets
+ * `secret` gives for the request: one, several during a rotation, or an account's from a function
+ * of `req`), validates the event, calls `onEvent(event, req, { account, secretIndex })` and answers
+ * 204; a secret function that names no account gets 404. A forged, tampered, unsigned or malformed delivery gets
  * 400 with `{ "error": reason }` and `onEvent` is not called. A body already parsed into an object
  * gets 500 and an error line in `logger` naming the fix. What `onEvent` throws goes to `next`.
  *
@@ -105,7 +107,7 @@ async function rawBodyOf(
 export function expressWebhook(
   options: ExpressWebhookOptions,
 ): (request: ExpressWebhookRequest, response: ServerResponse, next: ExpressWebhookNext) => void {
-  const secret = requireWebhookSecret(options.secret, ADAPTER);
+  checkWebhookSecretOption(options.secret, ADAPTER);
   const logger = options.logger ?? console;
   const limit = options.maxBodyBytes ?? DEFAULT_WEBHOOK_MAX_BODY_BYTES;
 
@@ -125,13 +127,11 @@ export function expressWebhook(
       send(response, 500, { error: 'webhook_body_already_parsed', message: body.misconfigured });
       return;
     }
-    const checked = checkDelivery(body.raw, request.headers, secret);
-    if ('rejected' in checked) {
-      send(response, checked.rejected.status, checked.rejected.body);
+    const received = await receiveDelivery(options, request, body.raw, request.headers, ADAPTER, 'node');
+    if ('rejected' in received) {
+      send(response, received.rejected.status, received.rejected.body);
       return;
     }
-    const { event } = checked;
-    await handleOnce(options, body.raw, () => options.onEvent(event, request));
     send(response, 204);
   }
 

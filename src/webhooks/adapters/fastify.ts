@@ -5,8 +5,8 @@
  * structurally (the few Fastify methods it calls), so the SDK needs no Fastify dependency.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { handleOnce } from '../deliveries.js';
-import { checkDelivery, requireWebhookSecret, type WebhookHandlerOptions } from '../receive.js';
+import { receiveDelivery, type WebhookHandlerOptions } from '../receive.js';
+import { checkWebhookSecretOption } from '../secrets.js';
 import { DEFAULT_WEBHOOK_MAX_BODY_BYTES } from './web.js';
 
 /** The request as the route reads it. */
@@ -15,6 +15,10 @@ export interface FastifyWebhookRequest {
   headers: IncomingHttpHeaders;
   /** The body: a Buffer in the plugin's scope. */
   body: unknown;
+  /** The route's parameters (`/webhooks/:landlord`), for a secret function that reads them. */
+  params?: unknown;
+  /** The request URL (path and query). */
+  url?: string;
 }
 
 /** The reply methods the route uses. */
@@ -63,8 +67,10 @@ const ADAPTER = 'fastifyWebhook';
  * }));
  * ```
  *
- * The route verifies the `Verification-Signature` header on the raw body, validates the event,
- * calls `onEvent(event, request)` and answers 204. A forged, tampered, unsigned or malformed
+ * The route verifies the `Verification-Signature` header on the raw body (with any of the
+ * secrets `secret` gives for the request), validates the event, calls
+ * `onEvent(event, request, { account, secretIndex })` and answers 204; a secret function that
+ * names no account gets 404. A forged, tampered, unsigned or malformed
  * delivery gets 400 with `{ "error": reason }` and `onEvent` is not called. What `onEvent` throws
  * goes to Fastify's error handler (500, logged), so the sender retries.
  *
@@ -73,7 +79,7 @@ const ADAPTER = 'fastifyWebhook';
 export function fastifyWebhook(
   options: FastifyWebhookOptions,
 ): (instance: FastifyWebhookHost) => Promise<void> {
-  const secret = requireWebhookSecret(options.secret, ADAPTER);
+  checkWebhookSecretOption(options.secret, ADAPTER);
   const path = options.path ?? '/webhooks';
   const bodyLimit = options.maxBodyBytes ?? DEFAULT_WEBHOOK_MAX_BODY_BYTES;
   return async (instance) => {
@@ -92,10 +98,8 @@ export function fastifyWebhook(
           `${ADAPTER}: the request body reached the route already parsed, so its signature cannot be checked. Do not add content-type parsers inside the webhook plugin's scope.`,
         );
       }
-      const checked = checkDelivery(body, request.headers, secret);
-      if ('rejected' in checked) return reply.code(checked.rejected.status).send(checked.rejected.body);
-      const { event } = checked;
-      await handleOnce(options, body, () => options.onEvent(event, request));
+      const received = await receiveDelivery(options, request, body, request.headers, ADAPTER, 'node');
+      if ('rejected' in received) return reply.code(received.rejected.status).send(received.rejected.body);
       return reply.code(204).send();
     });
   };

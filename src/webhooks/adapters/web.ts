@@ -5,8 +5,8 @@
  * on exactly what was sent, with Web Crypto (no `node:crypto`).
  */
 import { concatBytes } from '../../core/bytes.js';
-import { handleOnce } from '../deliveries.js';
-import { checkDeliveryAsync, requireWebhookSecret, type WebhookHandlerOptions } from '../receive.js';
+import { receiveDelivery, type WebhookHandlerOptions } from '../receive.js';
+import { checkWebhookSecretOption } from '../secrets.js';
 
 /** Options of {@link handleWebhook}. */
 export interface WebRequestWebhookOptions extends WebhookHandlerOptions<Request> {
@@ -45,10 +45,12 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array | u
 
 /**
  * Handles one webhook delivery given as a web `Request`: reads the raw body, verifies the
- * `Verification-Signature` header against it, validates the event, calls `onEvent(event, request)`
- * and answers 204. A forged, tampered, unsigned or malformed delivery gets 400 with
- * `{ "error": reason }` and `onEvent` is not called; a body over `maxBodyBytes` gets 413 and a
- * method other than POST 405.
+ * `Verification-Signature` header against it (with any of the secrets `secret` gives for the
+ * request), validates the event, calls `onEvent(event, request, { account, secretIndex })` and
+ * answers 204. A forged, tampered, unsigned or malformed delivery gets 400 with
+ * `{ "error": reason }` and `onEvent` is not called; a secret function that names no account gets
+ * 404 `{ "error": "unknown_account" }`; a body over `maxBodyBytes` gets 413 and a method other
+ * than POST 405.
  *
  * ```ts
  * // app/webhooks/route.ts (Next.js App Router); Hono: app.post('/webhooks', (c) => handleWebhook(c.req.raw, options))
@@ -61,16 +63,14 @@ async function readBody(request: Request, limit: number): Promise<Uint8Array | u
  * @throws whatever `onEvent` throws, so the framework answers 500 and the sender retries.
  */
 export async function handleWebhook(request: Request, options: WebRequestWebhookOptions): Promise<Response> {
-  const secret = requireWebhookSecret(options.secret, 'handleWebhook');
+  checkWebhookSecretOption(options.secret, 'handleWebhook');
   if (request.method !== 'POST') {
     return new Response(null, { status: 405, headers: { allow: 'POST' } });
   }
   const rawBody = await readBody(request, options.maxBodyBytes ?? DEFAULT_WEBHOOK_MAX_BODY_BYTES);
   if (rawBody === undefined) return json(413, { error: 'body_too_large' });
-  const checked = await checkDeliveryAsync(rawBody, request.headers, secret);
-  if ('rejected' in checked) return json(checked.rejected.status, checked.rejected.body);
-  const { event } = checked;
-  await handleOnce(options, rawBody, () => options.onEvent(event, request));
+  const received = await receiveDelivery(options, request, rawBody, request.headers, 'handleWebhook', 'web');
+  if ('rejected' in received) return json(received.rejected.status, received.rejected.body);
   return new Response(null, { status: 204 });
 }
 
@@ -79,6 +79,6 @@ export async function handleWebhook(request: Request, options: WebRequestWebhook
  * webhookHandler({ ... })` in a Next.js route file, `Deno.serve(webhookHandler({ ... }))`).
  */
 export function webhookHandler(options: WebRequestWebhookOptions): (request: Request) => Promise<Response> {
-  requireWebhookSecret(options.secret, 'webhookHandler');
+  checkWebhookSecretOption(options.secret, 'webhookHandler');
   return (request) => handleWebhook(request, options);
 }
