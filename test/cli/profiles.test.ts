@@ -154,6 +154,15 @@ describe('--profile and VERIFICATION_PROFILE', () => {
     expect(environment.stderr).toContain(
       'VERIFICATION_PROFILE and VERIFICATION_CLIENT_ID / VERIFICATION_SECRET_KEY are both set',
     );
+    // A --client-id beside another account's variables would borrow that account's secret key.
+    const borrowed = await run(['groups', 'list', '--client-id', SOUTH.clientId], {
+      ...env,
+      VERIFICATION_CLIENT_ID: 'north-client',
+      VERIFICATION_SECRET_KEY: 'north-secret-not-south',
+    });
+    expect(borrowed.code).toBe(2);
+    expect(borrowed.stderr).toContain('--client-id names another account than VERIFICATION_CLIENT_ID');
+    expect(borrowed.stderr).not.toContain('north-secret-not-south');
     // Refused before anything was sent.
     expect(mock.stats.count('POST /api/v1/tenants/auth')).toBe(exchanges);
   });

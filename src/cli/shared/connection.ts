@@ -128,9 +128,17 @@ export async function resolveConnection(
       profile: profile.name,
     };
   }
+  const flagId = values['client-id'];
+  if (flagId && !values['secret-key'] && env.VERIFICATION_CLIENT_ID && env.VERIFICATION_CLIENT_ID !== flagId) {
+    // The variable's secret key belongs to the variable's client id: pairing it with another id
+    // would send one account's secret as another's (credentials come as a pair, docs/cli.md).
+    throw new UsageError(
+      '--client-id names another account than VERIFICATION_CLIENT_ID, so VERIFICATION_SECRET_KEY is not its secret key: pass --secret-key too, use --profile NAME, or unset VERIFICATION_CLIENT_ID',
+    );
+  }
   return {
     baseURL: values['base-url'] || env.VERIFICATION_BASE_URL,
-    clientId: values['client-id'] || env.VERIFICATION_CLIENT_ID,
+    clientId: flagId || env.VERIFICATION_CLIENT_ID,
     secretKey: values['secret-key'] || env.VERIFICATION_SECRET_KEY,
     profile: undefined,
   };
