@@ -252,17 +252,7 @@ export class HttpCore {
         token = this.#wantsAuth(call)
           ? (this.#tokenInHand() ?? (await this.#token(context, signal)))
           : undefined;
-        // A deadline the caller set cuts an attempt short; the default one bounds the waits only.
-        const attemptMs =
-          budget.explicitDeadline === undefined
-            ? budget.timeout
-            : Math.min(budget.timeout, context.remaining());
-        const response = await trace.measure(
-          context.attempts,
-          this.#attempt(prepared, context, token, budget.timeout, attemptMs),
-        );
-        if (response.status >= 200 && response.status < 300) return this.#accept(prepared, response);
-        throw this.#statusError(call, context, response);
+        return await this.#sendAttempt(prepared, context, budget, token, trace);
       } catch (error) {
         if (signal?.aborted) throw abortError(signal, context.label);
         const delay = this.#retryDelay(error, token, context, budget, safety);
@@ -275,6 +265,48 @@ export class HttpCore {
         await client.clock.sleep(delay, signal);
       }
     }
+  }
+
+  /**
+   * One attempt, its answer accepted or turned into the status's error. A deadline the caller set
+   * cuts the attempt short; the default one bounds the waits only.
+   */
+  async #sendAttempt<S extends z.ZodType>(
+    prepared: PreparedCall<S>,
+    context: CallContext,
+    budget: CallBudget,
+    token: string | undefined,
+    trace: CallTrace,
+  ): Promise<WithResponse<z.output<S>>> {
+    const attemptMs =
+      budget.explicitDeadline === undefined ? budget.timeout : Math.min(budget.timeout, context.remaining());
+    const response = await trace.measure(
+      context.attempts,
+      this.#attempt(prepared, context, token, budget.timeout, attemptMs),
+    );
+    if (response.status >= 200 && response.status < 300) return this.#accept(prepared, response);
+    throw this.#statusError(prepared.call, context, response);
+  }
+
+  /**
+   * One unauthenticated attempt in a span of its own, without the retry loop: the token exchange
+   * an attempt of another call makes on its behalf. That call's budget decides whether to try
+   * again, so the exchange never enters {@link execute} (whose loop would nest in the caller's).
+   */
+  sendOnce<S extends z.ZodType>(call: Call<S>): Promise<WithResponse<z.output<S>>> {
+    return this.traced(call, async (trace) => {
+      const prepared = this.#prepare(call);
+      const budget = callBudget(this.#options, call.options ?? NO_OPTIONS);
+      const context = new CallContext(
+        call.method,
+        () => this.#displayPath(prepared),
+        () => this.#host(prepared),
+        { maxAttempts: 1, totalMs: budget.totalMs },
+        this.#options.clock,
+      );
+      context.startAttempt();
+      return this.#sendAttempt(prepared, context, budget, undefined, trace);
+    });
   }
 
   /**

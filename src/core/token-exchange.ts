@@ -24,16 +24,17 @@ function notFoundHint(core: HttpCore): string {
 }
 
 /**
- * Builds the exchange of `credentials` for a token, sent through `core`. One attempt per
- * exchange: the exchange runs inside an API call's attempt, whose retry budget decides whether
- * to try again (retries nested here would multiply: 3 × 3 auth calls for one failing call).
+ * Builds the exchange of `credentials` for a token, sent through `core` as one attempt
+ * (`sendOnce`, not `execute`): the exchange runs inside an API call's attempt, whose retry budget
+ * decides whether to try again (retries nested here would multiply: 3 × 3 auth calls for one
+ * failing call).
  */
 export function createTokenExchange(
   core: HttpCore,
   credentials: { clientId: string; secretKey: string },
 ): TokenExchange {
   return async () => {
-    const { data, response } = await core.execute({
+    const { data, response } = await core.sendOnce({
       method: 'POST',
       path: AUTH_PATH,
       body: { client_id: credentials.clientId, secret_key: credentials.secretKey },
@@ -42,7 +43,6 @@ export function createTokenExchange(
       keepCredentialHeaders: true,
       // Asking for a token has no side effect: a read, retried by the calling attempt's budget.
       safety: 'read',
-      options: { maxRetries: 0 },
       hints: { 404: notFoundHint(core) },
       operation: 'auth.exchange',
     });
