@@ -4,10 +4,13 @@
  * sees the old token or the new one, never half of one, and the token is never readable by other
  * users, not even for a moment.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { INSPECT } from './inspect.js';
+import { nodeBuiltin } from './node-builtins.js';
 import { parseStoredToken, type StoredToken, type TokenStore } from './token-store.js';
+
+/** `node:fs/promises`, loaded with the first read or write, not at import (node-builtins.ts says why). */
+const fs = () => nodeBuiltin('node:fs/promises');
 
 /** File mode of the token file: owner read and write only. */
 export const TOKEN_FILE_MODE = 0o600;
@@ -40,7 +43,7 @@ export class FileTokenStore implements TokenStore {
   async get(): Promise<StoredToken | undefined> {
     let text: string;
     try {
-      text = await readFile(this.path, 'utf8');
+      text = await fs().readFile(this.path, 'utf8');
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw error;
@@ -50,16 +53,15 @@ export class FileTokenStore implements TokenStore {
 
   /** Replaces the stored token atomically (temporary file of mode 0600, then rename). */
   async set(token: StoredToken): Promise<void> {
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    // Loaded here, not at import: an ES import of node:crypto builds its whole namespace, Web
-    // Crypto included, which the first call of a client without this store does not need.
-    const { randomUUID } = await import('node:crypto');
-    const temporary = `${this.path}.${process.pid}.${randomUUID()}.tmp`;
+    await fs().mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    const temporary = `${this.path}.${process.pid}.${nodeBuiltin('node:crypto').randomUUID()}.tmp`;
     try {
-      await writeFile(temporary, JSON.stringify(token), { mode: TOKEN_FILE_MODE, flag: 'wx' });
-      await rename(temporary, this.path);
+      await fs().writeFile(temporary, JSON.stringify(token), { mode: TOKEN_FILE_MODE, flag: 'wx' });
+      await fs().rename(temporary, this.path);
     } catch (error) {
-      await rm(temporary, { force: true }).catch(() => {});
+      await fs()
+        .rm(temporary, { force: true })
+        .catch(() => {});
       throw error;
     }
   }
