@@ -4,22 +4,18 @@ import type { RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
 import { listPages, type PagePromise } from '../core/pagination.js';
 import { parseRequest } from '../core/validate.js';
-import { pdfBytesSchema } from '../schemas/pdf.js';
 import {
   type ScreeningGroup,
   type ScreeningGroupCreateParams,
   type ScreeningGroupListParams,
-  screeningGroupCreateParamsSchema,
-  screeningGroupListParamsSchema,
-  screeningGroupListResponseSchema,
-  screeningGroupSchema,
-} from '../schemas/screening-groups.js';
+  screeningGroupSchemas,
+} from '../schemas/lazy/screening-groups.js';
 import {
   type ScreeningGroupReportUrl,
   type ScreeningReportData,
-  screeningGroupReportUrlSchema,
-  screeningReportDataSchema,
-} from '../schemas/screening-reports.js';
+  screeningReportSchemas,
+} from '../schemas/lazy/screening-reports.js';
+import { pdfBytesSchema } from '../schemas/pdf.js';
 import { gatedCreate } from './create-gate.js';
 import { PDF_DOWNLOAD_OPERATION } from './reports.js';
 import { APIResource, groupCreateRecovery } from './resource.js';
@@ -30,16 +26,24 @@ export const screeningGroupOperations = {
     name: 'screeningGroups.list',
     method: 'GET',
     path: '/api/v1/screening_groups',
-    query: screeningGroupListParamsSchema,
-    response: screeningGroupListResponseSchema,
+    get query() {
+      return screeningGroupSchemas().screeningGroupListParamsSchema;
+    },
+    get response() {
+      return screeningGroupSchemas().screeningGroupListResponseSchema;
+    },
     doc: 'One page (25) of screening groups.',
   }),
   create: defineOperation({
     name: 'screeningGroups.create',
     method: 'POST',
     path: '/api/v1/screening_groups',
-    body: screeningGroupCreateParamsSchema,
-    response: screeningGroupSchema,
+    get body() {
+      return screeningGroupSchemas().screeningGroupCreateParamsSchema;
+    },
+    get response() {
+      return screeningGroupSchemas().screeningGroupSchema;
+    },
     create: 'none',
     doc: 'Creates a screening group and invites its applicants.',
   }),
@@ -47,21 +51,27 @@ export const screeningGroupOperations = {
     name: 'screeningGroups.retrieve',
     method: 'GET',
     path: '/api/v1/screening_groups/{id}',
-    response: screeningGroupSchema,
+    get response() {
+      return screeningGroupSchemas().screeningGroupSchema;
+    },
     doc: 'One screening group by id.',
   }),
   reportUrl: defineOperation({
     name: 'screeningGroups.reportUrl',
     method: 'GET',
     path: '/api/v1/screening_groups/{id}/report',
-    response: screeningGroupReportUrlSchema,
+    get response() {
+      return screeningReportSchemas().screeningGroupReportUrlSchema;
+    },
     doc: "A link to the group's report PDF, valid 2 hours (404 not ready, 410 expired).",
   }),
   reportData: defineOperation({
     name: 'screeningGroups.reportData',
     method: 'GET',
     path: '/api/v1/screening_groups/{id}/report/data',
-    response: screeningReportDataSchema,
+    get response() {
+      return screeningReportSchemas().screeningReportDataSchema;
+    },
     doc: "The group's report data, individual or combined (404 not ready, 410 expired).",
   }),
 };
@@ -101,7 +111,8 @@ export class ScreeningGroups extends APIResource {
       caller: 'screeningGroups.create',
       path: screeningGroupOperations.create.path,
       options,
-      validate: () => parseRequest(screeningGroupCreateParamsSchema, body, 'Invalid request body'),
+      validate: () =>
+        parseRequest(screeningGroupSchemas().screeningGroupCreateParamsSchema, body, 'Invalid request body'),
     };
     const send = () =>
       this.core.execute(
@@ -154,7 +165,7 @@ export class ScreeningGroups extends APIResource {
         this.core.execute({
           method: 'GET',
           path: this.core.fileURL(url),
-          schema: pdfBytesSchema,
+          schema: pdfBytesSchema(),
           responseType: 'bytes',
           auth: false,
           options,

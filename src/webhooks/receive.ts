@@ -4,7 +4,7 @@
  * request and response to and from this.
  */
 import { WebhookVerificationError } from '../core/errors.js';
-import type { WebhookEvent } from '../schemas/webhooks.js';
+import type { WebhookEvent } from '../schemas/lazy/webhooks.js';
 import type { WebhookDedupeOptions } from './deliveries.js';
 import { unwrapWebhook, type WebhookBody, type WebhookHeaders } from './verify.js';
 import { unwrapWebhookAsync } from './verify-async.js';
