@@ -15,6 +15,7 @@ import {
   applicantGroupCreateSchemas,
   applicantGroupSchemas,
 } from '../../src/schemas/lazy/applicant-groups.js';
+import { commonRequestSchemas, commonSchemas } from '../../src/schemas/lazy/common.js';
 import { incomeReportSchemas } from '../../src/schemas/lazy/income-report.js';
 import { onFirstUse } from '../../src/schemas/lazy/on-first-use.js';
 import { reportSchemas } from '../../src/schemas/lazy/reports.js';
@@ -25,6 +26,8 @@ import * as webhookModule from '../../src/schemas/webhooks.js';
 import { serverWithClient } from '../support/http-server.js';
 
 const builders = {
+  commonSchemas,
+  commonRequestSchemas,
   applicantGroupSchemas,
   applicantGroupCreateSchemas,
   incomeReportSchemas,

@@ -4,34 +4,24 @@
  */
 import * as z from 'zod';
 import { MILLISECONDS_THRESHOLD } from '../../helpers/dates.js';
+import { centsRentProblem, dollarsRentProblem, type RentUnit, rentCentsMeant, wireRent } from '../rent.js';
 import {
-  centsSchema,
-  dateTimeSchema,
-  emailSchema,
+  commonRequestSchemas,
+  commonSchemas,
   exactObject,
   type FilterGroupStatus,
-  filterGroupStatusSchema,
   GROUP_STATUSES,
   type GroupStatus,
-  groupStatusSchema,
-  httpUrlSchema,
-  idSchema,
   openEnum,
-  phoneNumberSchema,
   REQUEST_INCOME_SOURCES,
   REQUEST_VERIFICATION_TYPES,
   type RequestIncomeSource,
   type RequestVerificationType,
   requestEnum,
-  requiredTextSchema,
   responseObject,
-  timestampSchema,
-  usStateSchema,
   type VerificationType,
-  verificationTypeSchema,
   wireQuery,
-} from '../common.js';
-import { centsRentProblem, dollarsRentProblem, type RentUnit, rentCentsMeant, wireRent } from '../rent.js';
+} from './common.js';
 import { onFirstUse } from './on-first-use.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -332,6 +322,15 @@ function toUnixSeconds(value: number | Date): string {
  * `../applicant-groups.ts` exports each one.
  */
 export const applicantGroupSchemas = onFirstUse(() => {
+  const {
+    centsSchema,
+    dateTimeSchema,
+    filterGroupStatusSchema,
+    groupStatusSchema,
+    idSchema,
+    timestampSchema,
+    verificationTypeSchema,
+  } = commonSchemas();
   /** Property of an applicant group, as returned by the service. */
   const propertySchema = responseObject({
     id: idSchema,
@@ -454,6 +453,8 @@ export const applicantGroupSchemas = onFirstUse(() => {
  * them) and the same objects after. `../applicant-groups.ts` exports each one.
  */
 export const applicantGroupCreateSchemas = onFirstUse(() => {
+  const { emailSchema, httpUrlSchema, phoneNumberSchema, requiredTextSchema, usStateSchema } =
+    commonRequestSchemas();
   /** One verification to request of an applicant on create. */
   const verificationRequestSchema = exactObject({
     type: requestEnum(REQUEST_VERIFICATION_TYPES),

@@ -6,17 +6,13 @@
  */
 import * as z from 'zod';
 import {
-  centsSchema,
-  dateTimeSchema,
+  commonSchemas,
   type IncomeSource,
-  idSchema,
-  incomeSourceSchema,
   type OpenEnum,
   openEnum,
   type ReasonCompleted,
-  reasonCompletedSchema,
   responseObject,
-} from '../common.js';
+} from './common.js';
 import { onFirstUse } from './on-first-use.js';
 
 /** An optional report field: absent, `null` (no value) or a value of the schema. */
@@ -304,6 +300,8 @@ export interface IncomeReportData {
  * builds none of them (docs/benchmarks.md, "Cold start, round 6"). `../income-report.ts` exports each one.
  */
 export const incomeReportSchemas = onFirstUse(() => {
+  const { centsSchema, dateTimeSchema, idSchema, incomeSourceSchema, reasonCompletedSchema } =
+    commonSchemas();
   // The leaf fields, built once and shared by every field of their type: zod schemas are immutable,
   // and building one node costs more on import than anything else here (docs/benchmarks.md).
   const optString = opt(z.string());

@@ -3,7 +3,7 @@
  * `report_type`: income data is typed, any other type is kept as a record rather than rejected.
  */
 import * as z from 'zod';
-import { dateTimeSchema, idSchema, isRecord, type OpenEnum, openEnum, responseObject } from '../common.js';
+import { commonSchemas, isRecord, type OpenEnum, openEnum, responseObject } from './common.js';
 import { type IncomeReportData, incomeReportSchemas } from './income-report.js';
 import { onFirstUse } from './on-first-use.js';
 
@@ -86,6 +86,7 @@ export function isIncomeReport(detail: ReportDetail): detail is IncomeReportDeta
  * none of them (docs/benchmarks.md, "Cold start, round 6"). `../reports.ts` exports each one.
  */
 export const reportSchemas = onFirstUse(() => {
+  const { dateTimeSchema, idSchema } = commonSchemas();
   const { incomeReportDataSchema } = incomeReportSchemas();
   /** One report in the reports list of a group. */
   const reportSummarySchema = responseObject({

@@ -5,25 +5,17 @@
  */
 import * as z from 'zod';
 import {
-  emailSchema,
+  commonRequestSchemas,
+  commonSchemas,
   exactObject,
   GROUP_STATUSES,
   type GroupStatus,
-  groupStatusSchema,
-  httpUrlSchema,
-  idSchema,
-  monthlyRentSchema,
   type OpenEnum,
   openEnum,
-  phoneNumberSchema,
   type ReasonCompleted,
-  reasonCompletedSchema,
-  requiredTextSchema,
   responseObject,
-  spelledOutStateSchema,
-  timestampSchema,
   wireQuery,
-} from '../common.js';
+} from './common.js';
 import { onFirstUse } from './on-first-use.js';
 
 /** Screening statuses: not_started, in_progress, completed. */
@@ -201,6 +193,15 @@ export interface ScreeningGroupListParams {
  * builds none of them (docs/benchmarks.md, "Cold start, round 6"). `../screening-groups.ts` exports each one.
  */
 export const screeningGroupSchemas = onFirstUse(() => {
+  const { groupStatusSchema, idSchema, reasonCompletedSchema, timestampSchema } = commonSchemas();
+  const {
+    emailSchema,
+    httpUrlSchema,
+    monthlyRentSchema,
+    phoneNumberSchema,
+    requiredTextSchema,
+    spelledOutStateSchema,
+  } = commonRequestSchemas();
   /** One applicant's screening. */
   const screeningSchema = responseObject({
     id: idSchema,

@@ -5,7 +5,7 @@
  * of the shape. Unknown fields are kept.
  */
 import * as z from 'zod';
-import { type OpenEnum, openEnum, responseObject } from '../common.js';
+import { type OpenEnum, openEnum, responseObject } from './common.js';
 import { onFirstUse } from './on-first-use.js';
 
 // ---------------------------------------------------------------------------------------------

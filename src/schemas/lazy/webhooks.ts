@@ -6,14 +6,7 @@
  * without notice and a receiver must not start rejecting deliveries when it does.
  */
 import * as z from 'zod';
-import {
-  idSchema,
-  type OpenEnum,
-  openEnum,
-  type ReasonCompleted,
-  reasonCompletedSchema,
-  responseObject,
-} from '../common.js';
+import { commonSchemas, type OpenEnum, openEnum, type ReasonCompleted, responseObject } from './common.js';
 import { onFirstUse } from './on-first-use.js';
 
 /** Report kinds named in the vendor's `REPORT_READY` documentation. */
@@ -229,6 +222,7 @@ export function isKnownWebhookEvent(event: WebhookEvent): event is KnownWebhookE
  * builds none of them (docs/benchmarks.md, "Cold start, round 6"). `../webhooks.ts` exports each one.
  */
 export const webhookSchemas = onFirstUse(() => {
+  const { idSchema, reasonCompletedSchema } = commonSchemas();
   /** Kind of report in a `REPORT_READY` event: income, asset, identity, or a newer value. */
   const webhookReportTypeSchema = openEnum(WEBHOOK_REPORT_TYPES);
   const screeningGroupFields = { screening_group_id: idSchema };
