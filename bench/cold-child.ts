@@ -3,8 +3,8 @@
  * Built into plain JavaScript before it runs (no TypeScript loader in the measurement).
  *
  *   node cold-child.mjs raw <origin>                         undici Pool + JSON.parse
- *   node cold-child.mjs raw-direct <origin>                  the same, Pool and request() required
- *                                                             from their own modules
+ *   node cold-child.mjs raw-direct <origin>                  the same, only Pool's module and
+ *                                                             request()'s (api-request.js) required
  *   node cold-child.mjs sdk <origin> <sdk.mjs>               the SDK bundle: first list, first report
  *   node cold-child.mjs schema-runtime|schema-fast|schema-zcompile <origin> <sdk.mjs>
  *                                            the income report schema alone: first parse or check
@@ -52,15 +52,16 @@ const SECRET_KEY = 'bench_secret_key_value';
 const REPORT_ID = '7c0c1f3e-5a4d-4b8e-9f21-6d3a2b1c0e99';
 
 /**
- * undici's index (everything undici has), or only the modules `Pool` and its `request()` need:
- * the index is what adds `request()` and the other API methods to every dispatcher.
+ * undici's index (everything undici has), or only the modules of `Pool` and of its `request()`:
+ * the index is what adds `request()` and the other API methods (stream, pipeline, upgrade,
+ * connect) to every dispatcher; here `request()` alone is added, from its own module.
  */
 async function loadPool(direct: boolean): Promise<typeof import('undici').Pool> {
   if (!direct) return (await import('undici')).Pool;
   const load = createRequire(import.meta.url);
   const Pool = load('undici/lib/dispatcher/pool.js') as typeof import('undici').Pool;
   const Dispatcher = load('undici/lib/dispatcher/dispatcher.js') as { prototype: object };
-  Object.assign(Dispatcher.prototype, load('undici/lib/api/index.js'));
+  Object.assign(Dispatcher.prototype, { request: load('undici/lib/api/api-request.js') });
   return Pool;
 }
 

@@ -167,7 +167,7 @@ async function memory(origin: string): Promise<MemoryResult> {
 /** The cold-start contenders: what the child runs, and which build it loads. */
 const COLD_MODES = [
   { key: 'raw', label: 'raw undici + JSON.parse' },
-  { key: 'raw-direct', label: "raw undici, Pool's module alone + JSON.parse" },
+  { key: 'raw-direct', label: "raw undici, Pool's and request()'s modules alone + JSON.parse" },
   { key: 'sdk', label: 'SDK as shipped (zod and jose bundled)' },
   { key: 'sdk-external', label: 'SDK, zod and jose from node_modules' },
 ] as const;
@@ -194,6 +194,9 @@ async function coldStart(origin: string, runs: number) {
     }
   }
   const raw = calls.get('raw') ?? [];
+  // The raw client that loads only undici's Pool and request() modules: as little of undici as the
+  // SDK itself loads, so the ratio against it is the SDK's own cost.
+  const direct = calls.get('raw-direct') ?? [];
   const summary = (mode: string, label: string) => {
     const list = calls.get(mode) ?? [];
     return {
@@ -205,6 +208,9 @@ async function coldStart(origin: string, runs: number) {
       listAtRatio: median(list.map((r, i) => r.listAt / (raw[i]?.listAt ?? Number.NaN))),
       // The same span in process CPU time (user + system), paired likewise: steadier under load.
       listCpuRatio: median(list.map((r, i) => r.listCpuMs / (raw[i]?.listCpuMs ?? Number.NaN))),
+      // The same two spans over the Pool-and-request()-only raw run beside it.
+      listAtDirectRatio: median(list.map((r, i) => r.listAt / (direct[i]?.listAt ?? Number.NaN))),
+      listCpuDirectRatio: median(list.map((r, i) => r.listCpuMs / (direct[i]?.listCpuMs ?? Number.NaN))),
       listCpuMs: median(list.map((r) => r.listCpuMs)),
       firstListMs: median(list.map((r) => r.firstListMs)),
       firstReportMs: median(list.map((r) => r.firstReportMs)),
@@ -246,16 +252,16 @@ function packageVersion(name: string): string {
 function coldLines(cold: Awaited<ReturnType<typeof coldStart>>, runs: number): string[] {
   const lines: string[] = [];
   lines.push(
-    `Cold start (median of ${runs} fresh processes, interleaved; "× undici" pairs each run with the raw run beside it):`,
+    `Cold start (median of ${runs} fresh processes, interleaved; "× undici" pairs each run with the raw run beside it (undici's index), "× Pool" with the raw run that loads only Pool's and request()'s modules):`,
   );
   lines.push('');
   lines.push(
-    '| mode | import | × undici | import → first list page | process start → first list page | × undici | same span, CPU | × undici | then first 60 KB report |',
+    '| mode | import | × undici | import → first list page | process start → first list page | × undici | × Pool | same span, CPU | × undici | × Pool | then first 60 KB report |',
   );
-  lines.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|');
+  lines.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|');
   for (const row of cold.calls) {
     lines.push(
-      `| ${row.label} | ${fmt(row.importMs, 1)} ms | ${fmt(row.importRatio, 2)} | ${fmt(row.firstListMs, 1)} ms | ${fmt(row.listAt, 1)} ms | ${fmt(row.listAtRatio, 2)} | ${fmt(row.listCpuMs, 1)} ms | ${fmt(row.listCpuRatio, 2)} | ${fmt(row.firstReportMs, 1)} ms |`,
+      `| ${row.label} | ${fmt(row.importMs, 1)} ms | ${fmt(row.importRatio, 2)} | ${fmt(row.firstListMs, 1)} ms | ${fmt(row.listAt, 1)} ms | ${fmt(row.listAtRatio, 2)} | ${fmt(row.listAtDirectRatio, 2)} | ${fmt(row.listCpuMs, 1)} ms | ${fmt(row.listCpuRatio, 2)} | ${fmt(row.listCpuDirectRatio, 2)} | ${fmt(row.firstReportMs, 1)} ms |`,
     );
   }
   lines.push('');
@@ -286,16 +292,18 @@ function coldLines(cold: Awaited<ReturnType<typeof coldStart>>, runs: number): s
   lines.push(
     `| the same in process CPU time | ${fmt(firstCallCpu, 2)} | ≤ 1.15 | ${firstCallCpu <= 1.15 ? 'met' : 'MISSED'} |`,
   );
-  lines.push('');
   // The SDK loads undici's Pool and Agent modules, not its index (src/core/undici-modules.ts): the
-  // goals compare with an application importing undici, and this line with one loading as little.
-  const direct = cold.calls.find((row) => row.label.startsWith("raw undici, Pool's module"));
-  if (shipped && direct) {
-    lines.push(
-      `The SDK's own cost, against raw undici loading Pool's module alone (no goal): process start → first list page ${fmt(shipped.listAt / direct.listAt, 2)}×, in CPU time ${fmt(shipped.listCpuMs / direct.listCpuMs, 2)}× (ratios of the medians).`,
-    );
-    lines.push('');
-  }
+  // rows above compare with an application importing undici, these with one loading as little
+  // (Pool's and request()'s modules), under which the SDK's own cost shows.
+  const ownCost = shipped?.listAtDirectRatio ?? Number.NaN;
+  const ownCostCpu = shipped?.listCpuDirectRatio ?? Number.NaN;
+  lines.push(
+    `| process start → first list page: SDK / undici's Pool and request() modules + JSON.parse | ${fmt(ownCost, 2)} | ≤ 1.15 | ${ownCost <= 1.15 ? 'met' : 'MISSED'} |`,
+  );
+  lines.push(
+    `| the same in process CPU time | ${fmt(ownCostCpu, 2)} | ≤ 1.15 | ${ownCostCpu <= 1.15 ? 'met' : 'MISSED'} |`,
+  );
+  lines.push('');
   return lines;
 }
 

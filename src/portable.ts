@@ -121,10 +121,10 @@ export {
 export type { Reports } from './resources/reports.js';
 export type { ScreeningGroups } from './resources/screening-groups.js';
 export type { Webhooks } from './resources/webhooks.js';
-export { isIncomeReport } from './schemas/reports.js';
-export { isCombinedScreeningReport } from './schemas/screening-reports.js';
+export { isIncomeReport } from './schemas/lazy/reports.js';
+export { isCombinedScreeningReport } from './schemas/lazy/screening-reports.js';
+export { isKnownWebhookEvent } from './schemas/lazy/webhooks.js';
 export * from './schemas/types.js';
-export { isKnownWebhookEvent } from './schemas/webhooks.js';
 export { VERSION } from './version.js';
 export { handleWebhook, type WebRequestWebhookOptions, webhookHandler } from './webhooks/adapters/web.js';
 export {

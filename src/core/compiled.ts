@@ -65,7 +65,7 @@ export function fastCheck(schema: z.ZodType): Check | undefined {
 }
 
 /**
- * Key under which a dispatching schema (src/schemas/reports.ts) exposes its pick,
+ * Key under which a dispatching schema (src/schemas/lazy/reports.ts) exposes its pick,
  * `(value) => schema`, promising that its output is the picked schema's output for that value.
  * Read through `Symbol.for` so that the schemas need not import this module.
  */

@@ -17,22 +17,7 @@
  * another host (or in another pid namespace, or before a reboot) is never judged: its lease lapses
  * at its expiry, a mutex after {@link STALE_MUTEX_MS}, the token lock after its ttl.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import {
-  mkdir,
-  readdir,
-  readFile,
-  readlink,
-  rename,
-  rm,
-  rmdir,
-  stat,
-  unlink,
-  writeFile,
-} from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { inspect } from 'node:util';
 import type {
   Coordination,
   CreateLease,
@@ -41,6 +26,8 @@ import type {
   HeldCreateLease,
   LeaseHolder,
 } from './coordination.js';
+import { INSPECT } from './inspect.js';
+import { nodeBuiltin } from './node-builtins.js';
 
 /**
  * A state-file mutex older than this (ms) is broken whoever holds it: its holder died where it
@@ -54,6 +41,11 @@ const PAUSE_POLL_MS = 250;
 const RETRY_MS = 5;
 /** The file in a lock directory that names its holder: `holder-<token>.json`. */
 const HOLDER_FILE = /^holder-[0-9a-f]{32}\.json$/;
+
+/** The built-ins, loaded when a coordination first uses them, not at import (node-builtins.ts says why). */
+const fs = () => nodeBuiltin('node:fs/promises');
+const nodeCrypto = () => nodeBuiltin('node:crypto');
+const os = () => nodeBuiltin('node:os');
 
 /**
  * A holder as recorded: the public {@link LeaseHolder}, and on Linux what tells this host's
@@ -79,7 +71,7 @@ interface KeyState {
 }
 
 function hashOf(...parts: string[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40);
+  return nodeCrypto().createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40);
 }
 
 function codeOf(error: unknown): unknown {
@@ -90,7 +82,7 @@ const pauseFor = (ms: number) => new Promise<void>((done) => setTimeout(done, ms
 
 async function readJson(path: string): Promise<unknown> {
   try {
-    return JSON.parse(await readFile(path, 'utf8'));
+    return JSON.parse(await fs().readFile(path, 'utf8'));
   } catch (error) {
     if (codeOf(error) === 'ENOENT' || error instanceof SyntaxError) return undefined;
     throw error;
@@ -103,7 +95,7 @@ const LINUX = process.platform === 'linux';
 async function startTicksOf(pid: number | 'self'): Promise<number | undefined> {
   if (!LINUX) return undefined;
   try {
-    const text = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const text = await fs().readFile(`/proc/${pid}/stat`, 'utf8');
     // Field 2, the command name, is in parentheses and may hold spaces or ')': count from the last ')'.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
     // fields[0] is field 3 (the state), so field 22 (starttime) is fields[19].
@@ -120,16 +112,20 @@ let self: Promise<HolderRecord> | undefined;
 function thisProcess(): Promise<HolderRecord> {
   self ??= (async () => {
     const startedAt = Math.round(Date.now() - process.uptime() * 1000);
-    if (!LINUX) return { host: hostname(), pid: process.pid, startedAt };
+    if (!LINUX) return { host: os().hostname(), pid: process.pid, startedAt };
     const [boot, pidNs, startTicks] = await Promise.all([
-      readFile('/proc/sys/kernel/random/boot_id', 'utf8').then(
-        (text) => text.trim() || undefined,
-        () => undefined,
-      ),
-      readlink('/proc/self/ns/pid').catch(() => undefined),
+      fs()
+        .readFile('/proc/sys/kernel/random/boot_id', 'utf8')
+        .then(
+          (text) => text.trim() || undefined,
+          () => undefined,
+        ),
+      fs()
+        .readlink('/proc/self/ns/pid')
+        .catch(() => undefined),
       startTicksOf('self'),
     ]);
-    return { host: hostname(), pid: process.pid, startedAt, boot, pidNs, startTicks };
+    return { host: os().hostname(), pid: process.pid, startedAt, boot, pidNs, startTicks };
   })();
   return self;
 }
@@ -206,17 +202,23 @@ function stateOf(value: unknown): KeyState {
  */
 async function breakAbandoned(path: string, staleMs: number): Promise<boolean> {
   // The age first: a holder's file written after this reading makes the directory non-empty.
-  const age = await stat(path).then(
-    (info) => Date.now() - info.mtimeMs,
-    () => undefined,
-  );
-  const names = await readdir(path).catch(() => undefined);
+  const age = await fs()
+    .stat(path)
+    .then(
+      (info) => Date.now() - info.mtimeMs,
+      () => undefined,
+    );
+  const names = await fs()
+    .readdir(path)
+    .catch(() => undefined);
   if (age === undefined || names === undefined) return true; // released meanwhile
   const name = names.find((entry) => HOLDER_FILE.test(entry));
   if (name === undefined) {
     // Just made, its holder still writing its file; or left by a process killed in between.
     if (age <= staleMs) return false;
-    await rmdir(path).catch(() => {});
+    await fs()
+      .rmdir(path)
+      .catch(() => {});
     return true;
   }
   if (age <= staleMs) {
@@ -224,22 +226,26 @@ async function breakAbandoned(path: string, staleMs: number): Promise<boolean> {
     if (holder === undefined || !(await holderIsGone(holder))) return false;
   }
   try {
-    await unlink(join(path, name));
+    await fs().unlink(join(path, name));
   } catch {
     return true; // another waiter broke it first
   }
-  await rmdir(path).catch(() => {});
+  await fs()
+    .rmdir(path)
+    .catch(() => {});
   return true;
 }
 
 /** Gives the lock back, unless it was broken meanwhile (then it may be another's by now). */
 async function releaseLock(path: string, holderFile: string): Promise<void> {
   try {
-    await unlink(holderFile);
+    await fs().unlink(holderFile);
   } catch {
     return;
   }
-  await rmdir(path).catch(() => {});
+  await fs()
+    .rmdir(path)
+    .catch(() => {});
 }
 
 /**
@@ -256,11 +262,11 @@ export class FileCoordination implements Coordination {
   readonly #ready: Promise<unknown>;
 
   /** @param dir The shared folder (created with mode 0700 if missing). */
-  constructor(dir: string = join(tmpdir(), 'applicant-verification-coordination')) {
+  constructor(dir: string = join(os().tmpdir(), 'applicant-verification-coordination')) {
     if (typeof dir !== 'string' || dir.trim() === '')
       throw new TypeError('FileCoordination needs the path of a folder.');
     this.dir = resolve(dir);
-    this.#ready = mkdir(this.dir, { recursive: true, mode: 0o700 });
+    this.#ready = fs().mkdir(this.dir, { recursive: true, mode: 0o700 });
     // Each method awaits it and fails with its error; unawaited until then, it must not crash Node.
     this.#ready.catch(() => {});
   }
@@ -271,12 +277,14 @@ export class FileCoordination implements Coordination {
   }
 
   async #write(path: string, value: unknown): Promise<void> {
-    const temporary = `${path}.${process.pid}.${randomUUID()}.tmp`;
+    const temporary = `${path}.${process.pid}.${nodeCrypto().randomUUID()}.tmp`;
     try {
-      await writeFile(temporary, JSON.stringify(value), { mode: 0o600, flag: 'wx' });
-      await rename(temporary, path);
+      await fs().writeFile(temporary, JSON.stringify(value), { mode: 0o600, flag: 'wx' });
+      await fs().rename(temporary, path);
     } catch (error) {
-      await rm(temporary, { force: true }).catch(() => {});
+      await fs()
+        .rm(temporary, { force: true })
+        .catch(() => {});
       throw error;
     }
   }
@@ -289,17 +297,17 @@ export class FileCoordination implements Coordination {
   async #locked<T>(path: string, staleMs: number, task: () => Promise<T>): Promise<T> {
     await this.#ready;
     const holder = await thisProcess();
-    const holderFile = join(path, `holder-${randomUUID().replaceAll('-', '')}.json`);
+    const holderFile = join(path, `holder-${nodeCrypto().randomUUID().replaceAll('-', '')}.json`);
     for (;;) {
       try {
-        await mkdir(path);
+        await fs().mkdir(path);
       } catch (error) {
         if (codeOf(error) !== 'EEXIST') throw error;
         if (!(await breakAbandoned(path, staleMs))) await pauseFor(RETRY_MS);
         continue;
       }
       try {
-        await writeFile(holderFile, JSON.stringify(holder), { mode: 0o600, flag: 'wx' });
+        await fs().writeFile(holderFile, JSON.stringify(holder), { mode: 0o600, flag: 'wx' });
         break;
       } catch (error) {
         // ENOENT: the fresh, still empty directory was broken as an old one (by age); try again.
@@ -440,7 +448,7 @@ export class FileCoordination implements Coordination {
   }
 
   /** @internal Shows the folder only. */
-  [inspect.custom](): string {
+  [INSPECT](): string {
     return `FileCoordination { dir: '${this.dir}' }`;
   }
 

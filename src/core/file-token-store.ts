@@ -7,10 +7,13 @@
  * users, not even for a moment. Expired tokens are dropped on each write, so the file holds at
  * most the accounts active within a token's lifetime.
  */
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { INSPECT } from './inspect.js';
+import { nodeBuiltin } from './node-builtins.js';
 import { isStoredToken, type StoredToken, type TokenStore } from './token-store.js';
+
+/** `node:fs/promises`, loaded with the first read or write, not at import (node-builtins.ts says why). */
+const fs = () => nodeBuiltin('node:fs/promises');
 
 /** File mode of the token file: owner read and write only. */
 export const TOKEN_FILE_MODE = 0o600;
@@ -68,7 +71,7 @@ export class FileTokenStore implements TokenStore {
 
   async #read(): Promise<Map<string, StoredToken>> {
     try {
-      return parseTokenFile(await readFile(this.path, 'utf8'));
+      return parseTokenFile(await fs().readFile(this.path, 'utf8'));
     } catch (error) {
       if (isMissing(error)) return new Map();
       throw error;
@@ -85,17 +88,16 @@ export class FileTokenStore implements TokenStore {
     const now = Date.now();
     for (const [clientId, held] of tokens) if (held.expiresAt <= now) tokens.delete(clientId);
     tokens.set(token.clientId, { token: token.token, expiresAt: token.expiresAt, clientId: token.clientId });
-    await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-    // Loaded here, not at import: an ES import of node:crypto builds its whole namespace, Web
-    // Crypto included, which the first call of a client without this store does not need.
-    const { randomUUID } = await import('node:crypto');
-    const temporary = `${this.path}.${process.pid}.${randomUUID()}.tmp`;
+    await fs().mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+    const temporary = `${this.path}.${process.pid}.${nodeBuiltin('node:crypto').randomUUID()}.tmp`;
     try {
       const text = JSON.stringify({ tokens: Object.fromEntries(tokens) });
-      await writeFile(temporary, text, { mode: TOKEN_FILE_MODE, flag: 'wx' });
-      await rename(temporary, this.path);
+      await fs().writeFile(temporary, text, { mode: TOKEN_FILE_MODE, flag: 'wx' });
+      await fs().rename(temporary, this.path);
     } catch (error) {
-      await rm(temporary, { force: true }).catch(() => {});
+      await fs()
+        .rm(temporary, { force: true })
+        .catch(() => {});
       throw error;
     }
   }

@@ -47,25 +47,37 @@ export interface RawRequest<S extends z.ZodType = z.ZodType<unknown>> {
   options?: RequestOptions | undefined;
 }
 
-const queryValue = z.union([
-  z.string(),
-  z.number(),
-  z.boolean(),
-  z.null(),
-  z.undefined(),
-  z.array(z.union([z.string(), z.number(), z.boolean()])),
-]);
+let rawQuery: z.ZodType<Record<string, string>> | undefined;
 
-/** Turns the caller's query into wire strings: arrays comma-separated, empty values dropped. */
-// `overwrite` rather than `transform`, as the SDK's list queries (src/schemas/common.ts, wireQuery).
-const rawQuerySchema = z.record(z.string(), queryValue).overwrite((query) => {
-  const wire: Record<string, string> = {};
-  for (const [name, value] of Object.entries(query)) {
-    if (value === null || value === undefined) continue;
-    wire[name] = Array.isArray(value) ? value.map(String).join(',') : String(value);
-  }
-  return wire;
-}) as unknown as z.ZodType<Record<string, string>>;
+/**
+ * Turns the caller's query into wire strings: arrays comma-separated, empty values dropped. Built
+ * with the first raw request, not at import (docs/benchmarks.md, "Cold start, round 6").
+ */
+function rawQuerySchema(): z.ZodType<Record<string, string>> {
+  rawQuery ??= buildRawQuerySchema();
+  return rawQuery;
+}
+
+function buildRawQuerySchema(): z.ZodType<Record<string, string>> {
+  const queryValue = z.union([
+    z.string(),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.undefined(),
+    z.array(z.union([z.string(), z.number(), z.boolean()])),
+  ]);
+
+  // `overwrite` rather than `transform`, as the SDK's list queries (src/schemas/common.ts, wireQuery).
+  return z.record(z.string(), queryValue).overwrite((query) => {
+    const wire: Record<string, string> = {};
+    for (const [name, value] of Object.entries(query)) {
+      if (value === null || value === undefined) continue;
+      wire[name] = Array.isArray(value) ? value.map(String).join(',') : String(value);
+    }
+    return wire;
+  }) as unknown as z.ZodType<Record<string, string>>;
+}
 
 // Control characters, whitespace, a query or a fragment have no place in the path itself.
 const FORBIDDEN_IN_PATH = /[\s?#\\]|[^\x20-\x7e]/;
@@ -123,7 +135,7 @@ export function rawCall<S extends z.ZodType>(
     method: isGet ? 'GET' : 'POST',
     path: request.path,
     query: request.query ?? {},
-    querySchema: rawQuerySchema,
+    querySchema: rawQuerySchema(),
     body: request.body,
     schema: request.schema ?? z.unknown(),
     callerSchema: request.schema !== undefined,

@@ -10,9 +10,25 @@ import type { Logger } from './log.js';
 /** How strictly responses are checked: `strict` throws, `warn` logs and returns the raw body. */
 export type ValidationMode = 'strict' | 'warn';
 
+/** The request schemas parsed once already: their later parses may use zod's generated fast path. */
+const parsedBefore = new WeakSet<z.ZodType>();
+
+/**
+ * How a request schema is parsed: its first parse without zod's generated fast path, whose code
+ * generation costs more than one parse saves (a cold start's first list call is one parse);
+ * every later parse with it.
+ */
+function requestParseOptions(schema: z.ZodType): { jitless: true } | undefined {
+  if (parsedBefore.has(schema)) return undefined;
+  parsedBefore.add(schema);
+  return FIRST_PARSE;
+}
+
+const FIRST_PARSE = Object.freeze({ jitless: true as const });
+
 /** Parses a request body or parameters, or throws {@link RequestValidationError} naming each bad path. */
 export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, context?: string): z.output<S> {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, requestParseOptions(schema));
   if (result.success) return result.data;
   throw new RequestValidationError(issuesFromZod(keyedUnknownKeys(closestBranch(result.error))), context);
 }

@@ -5,8 +5,8 @@
  * never zero (docs/wire-contract.md §2.5, §2.8).
  */
 
-import type { CriteriaRuleResult, IncomeSummary, VerificationReport } from '../schemas/income-report.js';
-import { isIncomeReport, type ReportDetail } from '../schemas/reports.js';
+import type { CriteriaRuleResult, IncomeSummary, VerificationReport } from '../schemas/lazy/income-report.js';
+import { isIncomeReport, type ReportDetail } from '../schemas/lazy/reports.js';
 import { dollarsToCents } from './money.js';
 import { epochMsOf, type TimeSource } from './now.js';
 

@@ -19,17 +19,11 @@ import {
   type ApplicantGroupCreateParams,
   type ApplicantGroupListParams,
   applicantGroupCreateWireSchema,
-  applicantGroupListParamsSchema,
-  applicantGroupListResponseSchema,
-  applicantGroupSchema,
-} from '../schemas/applicant-groups.js';
+  applicantGroupSchemas,
+} from '../schemas/lazy/applicant-groups.js';
+import { type ApplicantGroupReports, type ReportDetail, reportSchemas } from '../schemas/lazy/reports.js';
+import type { WebhookEvent } from '../schemas/lazy/webhooks.js';
 import { rentCentsMeant } from '../schemas/rent.js';
-import {
-  type ApplicantGroupReports,
-  applicantGroupReportsSchema,
-  type ReportDetail,
-} from '../schemas/reports.js';
-import type { WebhookEvent } from '../schemas/webhooks.js';
 import { accountView } from './group-store-view.js';
 import {
   type GroupChange,
@@ -50,16 +44,24 @@ export const applicantGroupOperations = {
     name: 'applicantGroups.list',
     method: 'GET',
     path: '/api/v1/applicant_groups',
-    query: applicantGroupListParamsSchema,
-    response: applicantGroupListResponseSchema,
+    get query() {
+      return applicantGroupSchemas().applicantGroupListParamsSchema;
+    },
+    get response() {
+      return applicantGroupSchemas().applicantGroupListResponseSchema;
+    },
     doc: 'One page of applicant groups matching the filters.',
   }),
   create: defineOperation({
     name: 'applicantGroups.create',
     method: 'POST',
     path: '/api/v1/applicant_groups',
-    body: applicantGroupCreateWireSchema('dollars'),
-    response: applicantGroupSchema,
+    get body() {
+      return applicantGroupCreateWireSchema('dollars');
+    },
+    get response() {
+      return applicantGroupSchemas().applicantGroupSchema;
+    },
     create: 'lookup',
     doc: 'Creates a group and invites its applicants (email, text).',
   }),
@@ -67,7 +69,9 @@ export const applicantGroupOperations = {
     name: 'applicantGroups.listReports',
     method: 'GET',
     path: '/api/v1/applicant_groups/{groupId}/reports',
-    response: applicantGroupReportsSchema,
+    get response() {
+      return reportSchemas().applicantGroupReportsSchema;
+    },
     doc: 'The household and individual reports of a group.',
   }),
 };

@@ -15,7 +15,7 @@ import type { PagePromise } from '../core/pagination.js';
 import { toDate } from '../helpers/dates.js';
 import { epochMsOf, type TimeSource } from '../helpers/now.js';
 import type { ApplicantGroup, ApplicantGroupListParams } from '../schemas/applicant-groups.js';
-import type { ApplicantGroupReports, ReportSummary } from '../schemas/reports.js';
+import type { ApplicantGroupReports, ReportSummary } from '../schemas/lazy/reports.js';
 
 /** Requests expire when not fully completed within 14 days (docs/wire-contract.md §8). */
 const EXPIRY_MS = 14 * 24 * 60 * 60 * 1000;

@@ -4,7 +4,7 @@
  * here, once, for every caller (docs/household-reports.md, "Household report").
  */
 import type { RequestOptions } from '../core/http.js';
-import type { ApplicantGroupReports, ReportDetail, ReportSummary } from '../schemas/reports.js';
+import type { ApplicantGroupReports, ReportDetail, ReportSummary } from '../schemas/lazy/reports.js';
 
 /**
  * The household report that describes the group now: the newest by `created_at` (a later one in

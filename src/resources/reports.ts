@@ -3,8 +3,8 @@ import { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/http.js';
 import { downloadWithFreshLink, LinkFreshness } from '../core/link-freshness.js';
 import { defineOperation, operationCall } from '../core/operation.js';
+import { type ReportDetail, reportSchemas } from '../schemas/lazy/reports.js';
 import { pdfBytesSchema } from '../schemas/pdf.js';
-import { type ReportDetail, reportDetailSchema } from '../schemas/reports.js';
 import { APIResource } from './resource.js';
 
 /** Pre-signed links live 2 hours (docs/wire-contract.md §8); a little margin avoids starting a doomed download. */
@@ -16,7 +16,9 @@ export const reportOperations = {
     name: 'reports.retrieve',
     method: 'GET',
     path: '/api/v1/reports/{reportId}',
-    response: reportDetailSchema,
+    get response() {
+      return reportSchemas().reportDetailSchema;
+    },
     doc: 'One report with its data and a PDF link valid 2 hours.',
   }),
 };
@@ -62,7 +64,7 @@ export class Reports extends APIResource {
           method: 'GET',
           // https: only (http: from a loopback API), checked before any request; no caller headers.
           path: this.core.fileURL(detail.pdf_url),
-          schema: pdfBytesSchema,
+          schema: pdfBytesSchema(),
           responseType: 'bytes',
           auth: false,
           options,

@@ -7,22 +7,18 @@ import { parseRequest } from '../core/validate.js';
 import { gatedCreate } from '../creates/create-gate.js';
 import type { Creates } from '../creates/creates.js';
 import { groupCreateRecovery } from '../creates/unresolved.js';
-import { pdfBytesSchema } from '../schemas/pdf.js';
 import {
   type ScreeningGroup,
   type ScreeningGroupCreateParams,
   type ScreeningGroupListParams,
-  screeningGroupCreateParamsSchema,
-  screeningGroupListParamsSchema,
-  screeningGroupListResponseSchema,
-  screeningGroupSchema,
-} from '../schemas/screening-groups.js';
+  screeningGroupSchemas,
+} from '../schemas/lazy/screening-groups.js';
 import {
   type ScreeningGroupReportUrl,
   type ScreeningReportData,
-  screeningGroupReportUrlSchema,
-  screeningReportDataSchema,
-} from '../schemas/screening-reports.js';
+  screeningReportSchemas,
+} from '../schemas/lazy/screening-reports.js';
+import { pdfBytesSchema } from '../schemas/pdf.js';
 import { PDF_DOWNLOAD_OPERATION } from './reports.js';
 import { APIResource } from './resource.js';
 
@@ -32,16 +28,24 @@ export const screeningGroupOperations = {
     name: 'screeningGroups.list',
     method: 'GET',
     path: '/api/v1/screening_groups',
-    query: screeningGroupListParamsSchema,
-    response: screeningGroupListResponseSchema,
+    get query() {
+      return screeningGroupSchemas().screeningGroupListParamsSchema;
+    },
+    get response() {
+      return screeningGroupSchemas().screeningGroupListResponseSchema;
+    },
     doc: 'One page (25) of screening groups.',
   }),
   create: defineOperation({
     name: 'screeningGroups.create',
     method: 'POST',
     path: '/api/v1/screening_groups',
-    body: screeningGroupCreateParamsSchema,
-    response: screeningGroupSchema,
+    get body() {
+      return screeningGroupSchemas().screeningGroupCreateParamsSchema;
+    },
+    get response() {
+      return screeningGroupSchemas().screeningGroupSchema;
+    },
     create: 'none',
     doc: 'Creates a screening group and invites its applicants.',
   }),
@@ -49,21 +53,27 @@ export const screeningGroupOperations = {
     name: 'screeningGroups.retrieve',
     method: 'GET',
     path: '/api/v1/screening_groups/{id}',
-    response: screeningGroupSchema,
+    get response() {
+      return screeningGroupSchemas().screeningGroupSchema;
+    },
     doc: 'One screening group by id.',
   }),
   reportUrl: defineOperation({
     name: 'screeningGroups.reportUrl',
     method: 'GET',
     path: '/api/v1/screening_groups/{id}/report',
-    response: screeningGroupReportUrlSchema,
+    get response() {
+      return screeningReportSchemas().screeningGroupReportUrlSchema;
+    },
     doc: "A link to the group's report PDF, valid 2 hours (404 not ready, 410 expired).",
   }),
   reportData: defineOperation({
     name: 'screeningGroups.reportData',
     method: 'GET',
     path: '/api/v1/screening_groups/{id}/report/data',
-    response: screeningReportDataSchema,
+    get response() {
+      return screeningReportSchemas().screeningReportDataSchema;
+    },
     doc: "The group's report data, individual or combined (404 not ready, 410 expired).",
   }),
 };
@@ -111,7 +121,8 @@ export class ScreeningGroups extends APIResource {
       caller: 'screeningGroups.create',
       path: screeningGroupOperations.create.path,
       options,
-      validate: () => parseRequest(screeningGroupCreateParamsSchema, body, 'Invalid request body'),
+      validate: () =>
+        parseRequest(screeningGroupSchemas().screeningGroupCreateParamsSchema, body, 'Invalid request body'),
     };
     const send = (wireBody: unknown) =>
       this.#creates.send(
@@ -161,7 +172,7 @@ export class ScreeningGroups extends APIResource {
         this.core.execute({
           method: 'GET',
           path: this.core.fileURL(url),
-          schema: pdfBytesSchema,
+          schema: pdfBytesSchema(),
           responseType: 'bytes',
           auth: false,
           options,

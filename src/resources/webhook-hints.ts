@@ -4,7 +4,7 @@
  * late one cannot roll a status back.
  */
 import type { RequestOptions } from '../core/http.js';
-import { isKnownWebhookEvent, type WebhookEvent } from '../schemas/webhooks.js';
+import { isKnownWebhookEvent, type WebhookEvent } from '../schemas/lazy/webhooks.js';
 import {
   type GroupChange,
   type GroupStore,

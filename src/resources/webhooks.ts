@@ -3,7 +3,7 @@
  * The key lives in a `#private` field so `util.inspect`, `console.log` and `JSON.stringify` of
  * the client never show it.
  */
-import type { WebhookEvent } from '../schemas/webhooks.js';
+import type { WebhookEvent } from '../schemas/lazy/webhooks.js';
 import {
   signWebhook,
   unwrapWebhook,

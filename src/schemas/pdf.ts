@@ -19,8 +19,16 @@ function hasPdfHeader(bytes: Uint8Array): boolean {
   return false;
 }
 
-/** The bytes of a downloaded PDF: refused (ResponseValidationError) when they are not one. */
-export const pdfBytesSchema = z.instanceof(Uint8Array).refine(hasPdfHeader, {
-  message:
-    'Expected a PDF (bytes starting with %PDF-): the file host answered something else, such as an HTML or error page',
-});
+let pdfBytes: z.ZodType<Uint8Array> | undefined;
+
+/**
+ * The bytes of a downloaded PDF: refused (ResponseValidationError) when they are not one. Built
+ * with the first download, not at import (docs/benchmarks.md, "Cold start, round 6").
+ */
+export function pdfBytesSchema(): z.ZodType<Uint8Array> {
+  pdfBytes ??= z.instanceof(Uint8Array).refine(hasPdfHeader, {
+    message:
+      'Expected a PDF (bytes starting with %PDF-): the file host answered something else, such as an HTML or error page',
+  });
+  return pdfBytes;
+}

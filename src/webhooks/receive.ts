@@ -5,7 +5,7 @@
  * The adapters only translate their framework's request and response to and from this.
  */
 import { WebhookVerificationError } from '../core/errors.js';
-import type { WebhookEvent } from '../schemas/webhooks.js';
+import type { WebhookEvent } from '../schemas/lazy/webhooks.js';
 import { handleOnce, type WebhookDedupeOptions } from './deliveries.js';
 import { resolveWebhookSecrets, type WebhookDelivery, type WebhookSecretOption } from './secrets.js';
 import {

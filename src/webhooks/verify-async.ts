@@ -3,7 +3,7 @@
  * Cloudflare Workers, Vercel Edge. Asynchronous because `crypto.subtle` is; the checks, errors and
  * messages are those of the synchronous functions in verify.ts.
  */
-import type { WebhookEvent } from '../schemas/webhooks.js';
+import type { WebhookEvent } from '../schemas/lazy/webhooks.js';
 import {
   badSignature,
   parseWebhookEvent,

@@ -7,7 +7,7 @@
  * than imported (the edge entry loads this file too); verify-async.ts does the same on Web Crypto.
  */
 import { formatPath, VerificationError, WebhookVerificationError } from '../core/errors.js';
-import { isKnownWebhookEventCode, type WebhookEvent, webhookEventSchema } from '../schemas/webhooks.js';
+import { isKnownWebhookEventCode, type WebhookEvent, webhookSchemas } from '../schemas/lazy/webhooks.js';
 
 /** The header that carries the signature of a delivery. */
 export const WEBHOOK_SIGNATURE_HEADER = 'Verification-Signature';
@@ -234,7 +234,7 @@ export function unwrapWebhook(
 /** @internal A verified body's event: parsed and validated, or an `invalid_json` / `invalid_payload` error. */
 export function parseWebhookEvent(rawBody: WebhookBody): WebhookEvent {
   const json = decodeJson(rawBody);
-  const result = webhookEventSchema.safeParse(json);
+  const result = webhookSchemas().webhookEventSchema.safeParse(json);
   if (result.success) return result.data;
   // Only a known code is echoed: anything else in the body stays out of messages and logs.
   const code =

@@ -129,7 +129,12 @@ export async function resolveConnection(
     };
   }
   const flagId = values['client-id'];
-  if (flagId && !values['secret-key'] && env.VERIFICATION_CLIENT_ID && env.VERIFICATION_CLIENT_ID !== flagId) {
+  if (
+    flagId &&
+    !values['secret-key'] &&
+    env.VERIFICATION_CLIENT_ID &&
+    env.VERIFICATION_CLIENT_ID !== flagId
+  ) {
     // The variable's secret key belongs to the variable's client id: pairing it with another id
     // would send one account's secret as another's (credentials come as a pair, docs/cli.md).
     throw new UsageError(
