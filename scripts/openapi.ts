@@ -34,6 +34,7 @@ import {
 } from '../src/schemas/income-report.js';
 import {
   incomeReportDetailSchema,
+  KNOWN_REPORT_TYPES,
   otherReportDetailSchema,
   reportDetailSchema,
   reportSummarySchema,
@@ -51,25 +52,53 @@ const SUBSTITUTES = new Map<z.ZodType, (writer: SchemaWriter, io: 'input' | 'out
   [
     reportDetailSchema,
     (writer, io) => {
-      // The detail is picked by `report_type` (src/schemas/reports.ts): a typed one must carry
-      // its type's data, and the open shape excludes the typed values, so exactly one matches.
+      // The detail is picked by `report_type` (src/schemas/reports.ts): a known one must carry
+      // its type's data, and the open shape excludes the known values, so exactly one matches.
       const [typed, open] = [incomeReportDetailSchema, otherReportDetailSchema].map((schema) => {
         writer.write(schema, io);
         return `#/components/schemas/${NAMED_ID.get(schema)}`;
       });
+      const typedTypes: ReadonlySet<string> = new Set(TYPED_REPORT_TYPES);
+      const mapping: Record<string, string> = {};
+      for (const type of KNOWN_REPORT_TYPES) {
+        mapping[type] = typedTypes.has(type)
+          ? (typed ?? '')
+          : `#/components/schemas/${writeUntypedReportBranch(writer, type)}`;
+      }
       return {
         // The open shape behind an `allOf`: a bare reference in a discriminated `oneOf` would be
         // named by its schema name (OpenAPI's implicit mapping, which generators apply), as if
         // `report_type` were "OtherReportDetail"; any value outside `mapping` selects it.
-        oneOf: [{ $ref: typed }, { allOf: [{ $ref: open }] }],
-        discriminator: {
-          propertyName: 'report_type',
-          mapping: Object.fromEntries(TYPED_REPORT_TYPES.map((type) => [type, typed])),
-        },
+        oneOf: [
+          ...[...new Set(Object.values(mapping))].map(($ref): Json => ({ $ref })),
+          { allOf: [{ $ref: open }] },
+        ],
+        discriminator: { propertyName: 'report_type', mapping },
       };
     },
   ],
 ]);
+
+/**
+ * The branch of a known report type whose data is not shown (identity, asset): the open shape
+ * with `report_type` that one value and `data` an object. Returns its component name.
+ */
+function writeUntypedReportBranch(writer: SchemaWriter, type: string): string {
+  const name = `${type[0]?.toUpperCase()}${type.slice(1)}ReportDetail`;
+  const open = writer.components.OtherReportDetail;
+  if (!open) throw new Error('openapi: OtherReportDetail must be written before the known report branches');
+  const branch = structuredClone(open);
+  const properties = branch.properties as Record<string, Json>;
+  properties.report_type = { type: 'string', enum: [type] };
+  properties.data = {
+    type: 'object',
+    additionalProperties: {},
+    description: `The ${type} report's data: its fields are not shown in the vendor's documentation, so any object.`,
+  };
+  branch.description = `A report detail whose \`report_type\` is \`${type}\`.`;
+  writer.components[name] = branch;
+  return name;
+}
 
 /** Wire objects named in `components.schemas`: referenced, not repeated, wherever they appear. */
 const NAMED: ReadonlyArray<[z.ZodType, string]> = [

@@ -80,17 +80,27 @@ describe('openapi.json', () => {
     ).toEqual({
       oneOf: [
         { $ref: '#/components/schemas/IncomeReportDetail' },
+        { $ref: '#/components/schemas/IdentityReportDetail' },
+        { $ref: '#/components/schemas/AssetReportDetail' },
         { allOf: [{ $ref: '#/components/schemas/OtherReportDetail' }] },
       ],
       discriminator: {
         propertyName: 'report_type',
-        mapping: { income: '#/components/schemas/IncomeReportDetail' },
+        mapping: {
+          income: '#/components/schemas/IncomeReportDetail',
+          identity: '#/components/schemas/IdentityReportDetail',
+          asset: '#/components/schemas/AssetReportDetail',
+        },
       },
     });
+    // Every known type has its branch: the open one excludes them all.
     expect(document.components.schemas.OtherReportDetail.properties.report_type).toEqual({
       type: 'string',
-      not: { enum: ['income'] },
+      not: { enum: ['income', 'identity', 'asset'] },
     });
+    const identity = document.components.schemas.IdentityReportDetail.properties;
+    expect(identity.report_type).toEqual({ type: 'string', enum: ['identity'] });
+    expect(identity.data.type).toBe('object');
     const createdAfter = document.paths['/api/v1/applicant_groups'].get.parameters[3];
     expect(JSON.stringify(createdAfter.schema)).toContain('Unix seconds');
     // Nothing fell back to "anything": zod's unrepresentable cases all have an override.

@@ -19,6 +19,11 @@ describe('the contract check', () => {
     expect(contractProblems('GET', '/api/v1/reports/r', 200, JSON_TYPE, report)).toEqual([
       "GET /api/v1/reports/{reportId} 200: (body) must have required property 'data'",
       "GET /api/v1/reports/{reportId} 200: (body) must have required property 'data'",
+      // The identity and asset branches: another type, and no data either.
+      'GET /api/v1/reports/{reportId} 200: /report_type must be equal to one of the allowed values',
+      "GET /api/v1/reports/{reportId} 200: (body) must have required property 'data'",
+      'GET /api/v1/reports/{reportId} 200: /report_type must be equal to one of the allowed values',
+      "GET /api/v1/reports/{reportId} 200: (body) must have required property 'data'",
       'GET /api/v1/reports/{reportId} 200: /report_type must NOT be valid',
       'GET /api/v1/reports/{reportId} 200: (body) must match exactly one schema in oneOf',
     ]);
@@ -29,6 +34,10 @@ describe('the contract check', () => {
     ).toContain('GET /api/v1/reports/{reportId} 200: /data/recurring must be object');
     const identity = { ...report, report_type: 'identity', data: {} };
     expect(contractProblems('GET', '/api/v1/reports/r', 200, JSON_TYPE, identity)).toEqual([]);
+    // A known type carries its type's data: an identity report's is an object, whatever its fields.
+    expect(
+      contractProblems('GET', '/api/v1/reports/r', 200, JSON_TYPE, { ...identity, data: 'n/a' }),
+    ).toContain('GET /api/v1/reports/{reportId} 200: /data must be object');
     expect(
       contractProblems('GET', '/api/v1/reports/r', 200, JSON_TYPE, { ...identity, pdf_url: 'reports/r.pdf' }),
     ).toContain('GET /api/v1/reports/{reportId} 200: /pdf_url must match format "uri"');

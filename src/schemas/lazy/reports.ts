@@ -11,6 +11,13 @@ import { onFirstUse } from './on-first-use.js';
 /** The `report_type` values whose `data` the SDK types: any other is kept as a record. */
 export const TYPED_REPORT_TYPES = ['income'] as const;
 
+/**
+ * The `report_type` values docs/wire-contract.md names (income, identity, asset). The OpenAPI
+ * document gives each its own branch; identity and asset data are not shown, so their branches
+ * require an object and the SDK keeps it as a record.
+ */
+export const KNOWN_REPORT_TYPES = [...TYPED_REPORT_TYPES, 'identity', 'asset'] as const;
+
 /** Report names seen: `income` (the vendor's samples also write `Income`). */
 export const REPORT_NAMES = ['income', 'Income'] as const;
 
@@ -127,8 +134,8 @@ export const reportSchemas = onFirstUse(() => {
   /** A report detail of any other `report_type`: `data` is kept as a record. */
   const otherReportDetailSchema = responseObject({
     ...reportDetailShape,
-    // Never a typed one: the dispatch sends those to their own schema.
-    report_type: withWireRule(z.string(), { not: { enum: [...TYPED_REPORT_TYPES] } }),
+    // In the document, never a known one: each known type has its own branch there.
+    report_type: withWireRule(z.string(), { not: { enum: [...KNOWN_REPORT_TYPES] } }),
     data: z.record(z.string(), z.unknown()),
   });
 
