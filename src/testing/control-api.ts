@@ -7,7 +7,7 @@
 
 // The API's OpenAPI document, the file the package ships as `applicant-verification/openapi.json`.
 import openApiDocument from '../../openapi.json' with { type: 'json' };
-import type { AccountFilter } from './controls.js';
+import type { AccountFilter } from './accounts.js';
 import { faultMatchSchema, faultSchema } from './faults.js';
 import type { MockControls } from './mock-controls.js';
 import type { Route, RouteRequest } from './pipeline.js';

@@ -3,19 +3,10 @@
  * them), the reports with their data, and report expiry.
  */
 import type { ApplicantGroup, ScreeningGroup } from 'applicant-verification';
+import { type AccountFilter, belongsTo } from './accounts.js';
 import type { MockContext } from './context.js';
 import { serializeApplicantGroup, serializeScreeningGroup } from './serialize.js';
 import type { ApplicantGroupRecord, ReportRecord, ScreeningGroupRecord } from './store.js';
-
-/** Which account's records a view shows; omitted, every account's. */
-export interface AccountFilter {
-  /** Client id of the account. */
-  account?: string | undefined;
-}
-
-/** Whether `record` belongs to the account `filter` names (any record, when it names none). */
-export const belongsTo = (record: { account: string }, filter: AccountFilter = {}): boolean =>
-  filter.account === undefined || record.account === filter.account;
 
 /**
  * The groups the mock holds, in wire form, oldest first. The lookups by id take an optional

@@ -5,8 +5,9 @@
  * statuses, reports, events) and in a screening group (events). Works on applicant-group
  * applicants and on screenings alike, by id.
  */
+
+import { type AccountFilter, belongsTo } from './accounts.js';
 import type { MockContext } from './context.js';
-import { type AccountFilter, belongsTo } from './controls.js';
 import { createHouseholdReport, createIndividualReport, createOwnReports } from './reports.js';
 import {
   COMPLETION_REASONS,

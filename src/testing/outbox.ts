@@ -4,7 +4,7 @@
  * sent exactly once (the SDK must never duplicate them on retries).
  */
 
-import { type AccountFilter, belongsTo } from './controls.js';
+import { type AccountFilter, belongsTo } from './accounts.js';
 
 /** One invitation the mock "sent". */
 export interface OutboxEntry {
