@@ -9,24 +9,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { applicantGroupSchema, reportDetailSchema, screeningGroupSchema } from '../../src/schemas/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
 import {
-  type Answer,
   applicantGroupBody,
   call,
   expectError,
   expectOk,
+  sameAs,
   screeningGroupBody,
   session,
+  UNKNOWN_ID,
 } from './helpers.js';
 
 const ALPHA = { clientId: 'landlord-alpha', secretKey: 'alpha-secret' };
 const BETA = { clientId: 'landlord-beta', secretKey: 'beta-secret' };
-const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-
-// An error answer with the id it names replaced, so another account's id and an unknown id compare equal.
-const sameAs = (answer: Answer, id: string) => ({
-  status: answer.status,
-  body: JSON.parse(answer.text.replaceAll(id, '<id>')),
-});
 
 // A PDF link to `path` (the link's own path) signed, as the mock signs, with `secretKey`.
 const signedWith = (secretKey: string, link: string): string => {
