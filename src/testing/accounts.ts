@@ -15,6 +15,16 @@ export interface MockAccount {
   webhookSecret?: string;
 }
 
+/** Which account's records a view shows; omitted, every account's. */
+export interface AccountFilter {
+  /** Client id of the account. */
+  account?: string | undefined;
+}
+
+/** Whether `record` belongs to the account `filter` names (any record, when it names none). */
+export const belongsTo = (record: { account: string }, filter: AccountFilter = {}): boolean =>
+  filter.account === undefined || record.account === filter.account;
+
 /** The account options of a mock, as {@link MockApiOptions} takes them. */
 export interface AccountOptions {
   accounts?: readonly MockAccount[] | undefined;

@@ -41,7 +41,7 @@ export type { MockControls } from './mock-controls.js';
 export const DEFAULT_BASE_URL = 'https://mock.verification.test';
 /** Default (fake) client id of the mock. */
 export const DEFAULT_CLIENT_ID = 'mock-client-id';
-/** Default (fake) secret key of the mock; it also signs tokens, PDF links and webhooks. */
+/** Default (fake) secret key of the mock; it also signs its tokens, PDF links and webhooks. */
 export const DEFAULT_SECRET_KEY = 'mock-secret-key';
 /** Default page size of the applicant-group list (the vendor's documentation does not say; docs/wire-contract.md §4.1). */
 export const DEFAULT_PAGE_SIZE = 25;
@@ -195,7 +195,6 @@ export function buildMockApi(
   const context: MockContext = {
     baseUrl: (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
     accounts,
-    secretKey,
     pageSize,
     rentUnit,
     clock: mintingClock,

@@ -23,8 +23,6 @@ export interface MockContext {
   readonly baseUrl: string;
   /** The accounts the mock serves; each record belongs to one of them. */
   readonly accounts: AccountBook;
-  /** The first account's secret key: it signs PDF links (pre-signed, so no account reads them). */
-  readonly secretKey: string;
   /** Applicant groups per list page. */
   readonly pageSize: number;
   /** How applicant-group creates read `monthly_rent`. */

@@ -7,7 +7,7 @@
 
 // The API's OpenAPI document, the file the package ships as `applicant-verification/openapi.json`.
 import openApiDocument from '../../openapi.json' with { type: 'json' };
-import type { AccountFilter } from './controls.js';
+import type { AccountFilter } from './accounts.js';
 import { faultMatchSchema, faultSchema } from './faults.js';
 import type { MockControls } from './mock-controls.js';
 import type { Route, RouteRequest } from './pipeline.js';
@@ -51,7 +51,8 @@ function guarded(run: () => Response): Response {
   }
 }
 
-// `?account=<client id>` narrows a listing to one account's records.
+// `?account=<client id>` narrows a listing to one account's records, and makes a per-object
+// control find only that account's objects (another account's id is then a 404).
 const accountFilter = (url: URL): AccountFilter => {
   const account = url.searchParams.get('account');
   return account === null || account === '' ? {} : { account };
@@ -79,8 +80,13 @@ export function createControlRoutes(target: ControlTarget): Route[] {
       });
     }
     return guarded(() => {
-      target.applicants.complete(id(input), reason, bankName === undefined ? {} : { bankName });
-      return jsonResponse(target.applicants.get(id(input)));
+      const filter = accountFilter(input.url);
+      target.applicants.complete(
+        id(input),
+        reason,
+        bankName === undefined ? filter : { ...filter, bankName },
+      );
+      return jsonResponse(target.applicants.get(id(input), filter));
     });
   };
 
@@ -148,7 +154,8 @@ export function createControlRoutes(target: ControlTarget): Route[] {
       pattern: p('/outbox'),
       target: ({ url }) => {
         const group = url.searchParams.get('group_id');
-        return jsonResponse(group ? target.outbox.forGroup(group) : target.outbox.all());
+        const filter = accountFilter(url);
+        return jsonResponse(group ? target.outbox.forGroup(group, filter) : target.outbox.all(filter));
       },
     },
     {
@@ -156,8 +163,8 @@ export function createControlRoutes(target: ControlTarget): Route[] {
       pattern: p('/applicants/:id/start'),
       target: (input) =>
         guarded(() => {
-          target.applicants.start(id(input));
-          return jsonResponse(target.applicants.get(id(input)));
+          target.applicants.start(id(input), accountFilter(input.url));
+          return jsonResponse(target.applicants.get(id(input), accountFilter(input.url)));
         }),
     },
     { method: 'POST', pattern: p('/applicants/:id/complete'), target: complete },
@@ -166,14 +173,15 @@ export function createControlRoutes(target: ControlTarget): Route[] {
       pattern: p('/applicants/:id/reopen'),
       target: (input) =>
         guarded(() => {
-          target.applicants.reopen(id(input));
-          return jsonResponse(target.applicants.get(id(input)));
+          target.applicants.reopen(id(input), accountFilter(input.url));
+          return jsonResponse(target.applicants.get(id(input), accountFilter(input.url)));
         }),
     },
     {
       method: 'GET',
       pattern: p('/applicants/:id'),
-      target: (input) => guarded(() => jsonResponse(target.applicants.get(id(input)))),
+      target: (input) =>
+        guarded(() => jsonResponse(target.applicants.get(id(input), accountFilter(input.url)))),
     },
     { method: 'POST', pattern: p('/clock/advance'), target: advance },
     {
@@ -186,7 +194,7 @@ export function createControlRoutes(target: ControlTarget): Route[] {
       pattern: p('/reports/:id/expire'),
       target: (input) =>
         guarded(() => {
-          target.reports.expire(id(input));
+          target.reports.expire(id(input), accountFilter(input.url));
           return jsonResponse({ expired: id(input) });
         }),
     },

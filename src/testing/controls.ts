@@ -3,45 +3,47 @@
  * them), the reports with their data, and report expiry.
  */
 import type { ApplicantGroup, ScreeningGroup } from 'applicant-verification';
+import { type AccountFilter, belongsTo } from './accounts.js';
 import type { MockContext } from './context.js';
 import { serializeApplicantGroup, serializeScreeningGroup } from './serialize.js';
 import type { ApplicantGroupRecord, ReportRecord, ScreeningGroupRecord } from './store.js';
 
-/** Which account's records a view shows; omitted, every account's. */
-export interface AccountFilter {
-  /** Client id of the account. */
-  account?: string | undefined;
-}
-
-/** The groups the mock holds, in wire form, oldest first. */
+/**
+ * The groups the mock holds, in wire form, oldest first. The lookups by id take an optional
+ * `account`: given, another account's group is `undefined`, as an unknown id is.
+ */
 export interface GroupViews {
   /** Every applicant group (or one account's), as the list endpoint returns them (computed fields as of now). */
   applicant(filter?: AccountFilter): ApplicantGroup[];
   /** Every screening group (or one account's), as the list endpoint returns them. */
   screening(filter?: AccountFilter): ScreeningGroup[];
-  /** One applicant group by id. */
-  applicantGroup(id: string): ApplicantGroup | undefined;
-  /** One screening group by id. */
-  screeningGroup(id: string): ScreeningGroup | undefined;
+  /** One applicant group by id (of `filter.account` only, when given). */
+  applicantGroup(id: string, filter?: AccountFilter): ApplicantGroup | undefined;
+  /** One screening group by id (of `filter.account` only, when given). */
+  screeningGroup(id: string, filter?: AccountFilter): ScreeningGroup | undefined;
 }
 
 /** A report the mock holds: its record without what only the PDF rendering needs. */
 export type MockReport = Omit<ReportRecord, 'pdfLines' | 'pdfTitle'>;
 
-/** Reports of applicant groups, and report expiry for both families. */
+/**
+ * Reports of applicant groups, and report expiry for both families. Every control takes an
+ * optional `account` (a client id): given, it finds only that account's reports and groups.
+ */
 export interface ReportControls {
   /** Every report (or one account's), oldest first. */
   all(filter?: AccountFilter): MockReport[];
   /** Reports of one applicant group, oldest first. */
-  forGroup(applicantGroupId: string): MockReport[];
+  forGroup(applicantGroupId: string, filter?: AccountFilter): MockReport[];
   /** One report by id. */
-  get(reportId: string): MockReport | undefined;
+  get(reportId: string, filter?: AccountFilter): MockReport | undefined;
   /**
-   * Expires report data. With a report id: GET /reports/{id} answers 410 and the summary shows
+   * Expires report data. With `filter.account`, an id of another account's report or group
+   * throws "No report or screening group", exactly as an unknown id does. With a report id: GET /reports/{id} answers 410 and the summary shows
    * `is_expired: true`. With a screening-group id (whose screenings produced a report): the group
    * shows `is_report_expired: true` and its webhook receives `REPORT_EXPIRED`.
    */
-  expire(id: string): void;
+  expire(id: string, filter?: AccountFilter): void;
 }
 
 /** Read-only view of the raw records, for assertions the wire form cannot express. */
@@ -69,7 +71,13 @@ const view = (report: ReportRecord): MockReport => ({
 
 /** The records of the account `filter` names, or all of them. */
 const ofAccount = <T extends { account: string }>(records: readonly T[], filter: AccountFilter = {}): T[] =>
-  filter.account === undefined ? [...records] : records.filter((record) => record.account === filter.account);
+  records.filter((record) => belongsTo(record, filter));
+
+/** `record` when it belongs to the account `filter` names (or it names none), else `undefined`. */
+const owned = <T extends { account: string }>(
+  record: T | undefined,
+  filter?: AccountFilter,
+): T | undefined => (record && belongsTo(record, filter) ? record : undefined);
 
 /** Creates the group views of one mock. */
 export function createGroupViews(context: MockContext): GroupViews {
@@ -81,12 +89,12 @@ export function createGroupViews(context: MockContext): GroupViews {
       ofAccount(store.screeningGroups, filter).map((group) =>
         serializeScreeningGroup(group, clock.now(), { answer: 'list' }),
       ),
-    applicantGroup(id) {
-      const group = store.applicantGroup(id);
+    applicantGroup(id, filter) {
+      const group = owned(store.applicantGroup(id), filter);
       return group && serializeApplicantGroup(group, clock.now());
     },
-    screeningGroup(id) {
-      const group = store.screeningGroup(id);
+    screeningGroup(id, filter) {
+      const group = owned(store.screeningGroup(id), filter);
       return group && serializeScreeningGroup(group, clock.now(), { answer: 'list' });
     },
   };
@@ -97,18 +105,18 @@ export function createReportControls(context: MockContext): ReportControls {
   const { store } = context;
   return {
     all: (filter) => ofAccount(store.reports, filter).map(view),
-    forGroup: (groupId) => store.reportsOf(groupId).map(view),
-    get(reportId) {
-      const report = store.report(reportId);
+    forGroup: (groupId, filter) => ofAccount(store.reportsOf(groupId), filter).map(view),
+    get(reportId, filter) {
+      const report = owned(store.report(reportId), filter);
       return report && view(report);
     },
-    expire(id) {
-      const report = store.report(id);
+    expire(id, filter) {
+      const report = owned(store.report(id), filter);
       if (report) {
         report.expired = true;
         return;
       }
-      const group = store.screeningGroup(id);
+      const group = owned(store.screeningGroup(id), filter);
       if (!group) throw new Error(`No report or screening group with id ${id}`);
       if (!group.hasReport)
         throw new Error(`Screening group ${id} has no report yet: complete a screening first`);

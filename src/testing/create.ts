@@ -21,21 +21,14 @@ function creationTime(context: MockContext): number {
 function invite(
   context: MockContext,
   family: OutboxEntry['family'],
-  groupId: string,
+  group: { id: string; account: string },
   members: readonly { id: string; email: string; phoneNumber: string | null }[],
 ): void {
-  const at = context.clock.now();
+  const sent = { groupId: group.id, account: group.account, family, at: context.clock.now() };
   for (const member of members) {
-    context.outbox.push({ channel: 'email', to: member.email, groupId, applicantId: member.id, family, at });
+    context.outbox.push({ channel: 'email', to: member.email, applicantId: member.id, ...sent });
     if (member.phoneNumber) {
-      context.outbox.push({
-        channel: 'sms',
-        to: member.phoneNumber,
-        groupId,
-        applicantId: member.id,
-        family,
-        at,
-      });
+      context.outbox.push({ channel: 'sms', to: member.phoneNumber, applicantId: member.id, ...sent });
     }
   }
 }
@@ -101,7 +94,7 @@ export function createApplicantGroup(
     }),
   };
   context.store.addApplicantGroup(group);
-  if (!group.isInvitationDisabled) invite(context, 'applicant_group', group.id, group.applicants);
+  if (!group.isInvitationDisabled) invite(context, 'applicant_group', group, group.applicants);
   return group;
 }
 
@@ -147,6 +140,6 @@ export function createScreeningGroup(
     })),
   };
   context.store.addScreeningGroup(group);
-  if (!group.isInvitationDisabled) invite(context, 'screening_group', group.id, group.screenings);
+  if (!group.isInvitationDisabled) invite(context, 'screening_group', group, group.screenings);
   return group;
 }

@@ -8,7 +8,7 @@
  */
 
 export { signWebhook, WEBHOOK_SIGNATURE_HEADER } from 'applicant-verification';
-export type { MockAccount } from './accounts.js';
+export type { AccountFilter, MockAccount } from './accounts.js';
 export type {
   MockApi,
   MockApiOptions,
@@ -25,7 +25,7 @@ export { MAX_BODY_BYTES } from './body.js';
 export type { MockClock } from './clock.js';
 export { createTestClock, DEFAULT_START_TIME } from './clock.js';
 export { CONTROL_PREFIX } from './control-api.js';
-export type { AccountFilter, GroupViews, MockReport, ReadonlyMockState, ReportControls } from './controls.js';
+export type { GroupViews, MockReport, ReadonlyMockState, ReportControls } from './controls.js';
 export type {
   CommitDelayFault,
   DelayAfterFault,

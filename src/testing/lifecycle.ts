@@ -5,6 +5,8 @@
  * statuses, reports, events) and in a screening group (events). Works on applicant-group
  * applicants and on screenings alike, by id.
  */
+
+import { type AccountFilter, belongsTo } from './accounts.js';
 import type { MockContext } from './context.js';
 import { createHouseholdReport, createIndividualReport, createOwnReports } from './reports.js';
 import {
@@ -15,8 +17,8 @@ import {
   type Progress,
 } from './store.js';
 
-/** Options of {@link ApplicantControls.complete}. */
-export interface CompleteOptions {
+/** Options of {@link ApplicantControls.complete}; `account` finds only that account's applicants. */
+export interface CompleteOptions extends AccountFilter {
   /** Bank named in `BANK_NOT_SUPPORTED` / `BANK_CANNOT_CONNECT` events (default: a seeded pick). */
   bankName?: string;
 }
@@ -33,10 +35,14 @@ export interface ApplicantState {
   groupId: string;
 }
 
-/** Moves applicants (applicant-group applicants or screenings) through the life cycle. */
+/**
+ * Moves applicants (applicant-group applicants or screenings) through the life cycle. Each control
+ * takes an optional `account` (a client id): given, it finds only that account's applicants, and
+ * another account's id throws "No applicant or screening" exactly as an unknown one does.
+ */
 export interface ApplicantControls {
   /** not_started -> in_progress: the applicant followed the invitation and created a password. */
-  start(id: string): void;
+  start(id: string, filter?: AccountFilter): void;
   /**
    * -> completed with `reason` (default `finished`). A not-started applicant is started first (with
    * its events), as if they went through the whole flow. Completing an applicant-group applicant
@@ -44,9 +50,9 @@ export interface ApplicantControls {
    */
   complete(id: string, reason?: CompletionReason, options?: CompleteOptions): void;
   /** completed -> in_progress: the applicant re-opened their verification or screening. */
-  reopen(id: string): void;
+  reopen(id: string, filter?: AccountFilter): void;
   /** Current state of an applicant or screening. */
-  get(id: string): ApplicantState;
+  get(id: string, filter?: AccountFilter): ApplicantState;
 }
 
 const BANKS = [
@@ -236,9 +242,10 @@ function apply(step: Step, member: MemberLocation, input: StepInput): void {
 
 /** Creates the life-cycle controls of one mock. */
 export function createApplicantControls(context: MockContext): ApplicantControls {
-  const find = (id: string): MemberLocation => {
+  const find = (id: string, filter: AccountFilter = {}): MemberLocation => {
     const member = context.store.member(id);
-    if (!member) throw new LifecycleError(`No applicant or screening with id ${id}`);
+    if (!member || !belongsTo(member.group, filter))
+      throw new LifecycleError(`No applicant or screening with id ${id}`);
     return member;
   };
   const input = (reason: CompletionReason = 'finished', options: CompleteOptions = {}): StepInput => ({
@@ -248,8 +255,8 @@ export function createApplicantControls(context: MockContext): ApplicantControls
   });
 
   return {
-    start(id) {
-      apply('start', find(id), input());
+    start(id, filter) {
+      apply('start', find(id, filter), input());
     },
     complete(id, reason = 'finished', options = {}) {
       if (!(COMPLETION_REASONS as readonly string[]).includes(reason)) {
@@ -257,15 +264,15 @@ export function createApplicantControls(context: MockContext): ApplicantControls
           `Unknown completion reason "${reason}"; use one of ${COMPLETION_REASONS.join(', ')}`,
         );
       }
-      const member = find(id);
+      const member = find(id, options);
       if (statusOf(member) === 'not_started') apply('start', member, input());
       apply('complete', member, input(reason, options));
     },
-    reopen(id) {
-      apply('reopen', find(id), input());
+    reopen(id, filter) {
+      apply('reopen', find(id, filter), input());
     },
-    get(id) {
-      const member = find(id);
+    get(id, filter) {
+      const member = find(id, filter);
       const { status, reasonCompleted } =
         member.family === 'applicant_group' ? member.applicant : member.screening;
       return { status, reasonCompleted, family: member.family, groupId: member.group.id };

@@ -4,6 +4,8 @@
  * sent exactly once (the SDK must never duplicate them on retries).
  */
 
+import { type AccountFilter, belongsTo } from './accounts.js';
+
 /** One invitation the mock "sent". */
 export interface OutboxEntry {
   /** `email` for every applicant, `sms` too when a phone number was given. */
@@ -14,6 +16,8 @@ export interface OutboxEntry {
   groupId: string;
   /** Id of the applicant (applicant groups) or of the screening (screening groups). */
   applicantId: string;
+  /** Client id of the account that created the group. */
+  account: string;
   /** Which interface family created the group. */
   family: 'applicant_group' | 'screening_group';
   /** Mock clock time of sending, epoch ms. */
@@ -22,10 +26,10 @@ export interface OutboxEntry {
 
 /** Read and reset access to the invitations sent so far. */
 export interface Outbox {
-  /** Every entry, in sending order (a copy). */
-  all(): OutboxEntry[];
-  /** Entries of one group. */
-  forGroup(groupId: string): OutboxEntry[];
+  /** Every entry (or one account's: `{ account: clientId }`), in sending order (copies). */
+  all(filter?: AccountFilter): OutboxEntry[];
+  /** Entries of one group (of `filter.account` only, when given). */
+  forGroup(groupId: string, filter?: AccountFilter): OutboxEntry[];
   /** Number of entries, optionally only of one channel. */
   count(channel?: OutboxEntry['channel']): number;
   /** Forgets every entry. */
@@ -41,10 +45,11 @@ export interface WritableOutbox extends Outbox {
 /** Creates an empty outbox. */
 export function createOutbox(): WritableOutbox {
   const entries: OutboxEntry[] = [];
+  const copies = (keep: (entry: OutboxEntry) => boolean): OutboxEntry[] =>
+    entries.filter(keep).map((entry) => ({ ...entry }));
   return {
-    all: () => entries.map((entry) => ({ ...entry })),
-    forGroup: (groupId) =>
-      entries.filter((entry) => entry.groupId === groupId).map((entry) => ({ ...entry })),
+    all: (filter) => copies((entry) => belongsTo(entry, filter)),
+    forGroup: (groupId, filter) => copies((entry) => entry.groupId === groupId && belongsTo(entry, filter)),
     count: (channel) =>
       channel ? entries.filter((entry) => entry.channel === channel).length : entries.length,
     clear: () => {

@@ -13,7 +13,7 @@ import type { Fault, FaultInjector } from './faults.js';
 import type { Random } from './random.js';
 import { errorCodeFor, errorResponse } from './responses.js';
 import type { RouteDefinition, RouteParams } from './router.js';
-import type { RecordingStats } from './stats.js';
+import { MOCK_TAG_HEADER, type RecordingStats } from './stats.js';
 
 /**
  * Internal marker from the core to the node:http adapter: send half the body and destroy the
@@ -98,16 +98,18 @@ export async function runPipeline(
   const { request, url } = input;
   const requestId = `req_${deps.requestIds.hex(12)}`;
   const account = deps.accountOf(input);
+  const tag = request.headers.get(MOCK_TAG_HEADER);
   deps.stats.record({
     route: key,
     method: request.method,
     url: `${url.pathname}${url.search}`,
     authorized: request.headers.has('authorization'),
     ...(account === undefined ? {} : { account }),
+    ...(tag === null ? {} : { tag }),
     at: deps.clock.now(),
   });
   const fault = deps.faults.take(request.method, url.pathname, account);
-  const tag = (response: Response): Response => {
+  const tagged = (response: Response): Response => {
     response.headers.set('x-request-id', requestId);
     return response;
   };
@@ -118,7 +120,7 @@ export async function runPipeline(
   if (fault && 'commitDelayMs' in fault) {
     if (!(await wait(fault.commitDelayMs))) return Response.error();
   }
-  if (fault && 'status' in fault && fault.afterCommit !== true) return tag(faultStatusResponse(fault));
+  if (fault && 'status' in fault && fault.afterCommit !== true) return tagged(faultStatusResponse(fault));
   if (fault && 'reset' in fault && fault.reset === 'before') return Response.error();
 
   let response: Response;
@@ -128,12 +130,12 @@ export async function runPipeline(
     const message = error instanceof Error ? error.message : String(error);
     response = errorResponse(500, `The mock failed to handle the request: ${message}`);
   }
-  if (!fault) return tag(response);
+  if (!fault) return tagged(response);
 
-  if ('status' in fault) return tag(faultStatusResponse(fault));
+  if ('status' in fault) return tagged(faultStatusResponse(fault));
   if ('reset' in fault) return Response.error();
   if ('delayAfterMs' in fault && !(await wait(fault.delayAfterMs))) return Response.error();
-  if ('malformedJson' in fault) return tag(await malformed(response));
+  if ('malformedJson' in fault) return tagged(await malformed(response));
   if ('truncated' in fault) response.headers.set(TRUNCATE_MARKER, '1');
-  return tag(response);
+  return tagged(response);
 }

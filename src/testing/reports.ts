@@ -15,7 +15,8 @@ export const PDF_LINK_LIFETIME_MS = 2 * 60 * 60 * 1000;
 /** Path pattern of PDF links, relative to the base URL. */
 export const PDF_PATH_PREFIX = '/files/reports/';
 
-// Signs `expires` as the link's text carries it: whatever number the mock minted, the check
+// Keyed with the owning account's secret key, so a link signed under another account's key never
+// verifies. Signs `expires` as the link's text carries it: whatever number the mock minted, the check
 // below hashes the very characters the client sends back, so no fraction or float formatting
 // can make a link fail its own signature.
 function linkSignature(secretKey: string, reportId: string, expires: string): string {
@@ -23,29 +24,30 @@ function linkSignature(secretKey: string, reportId: string, expires: string): st
 }
 
 /**
- * Mints a fresh PDF link for a report, valid {@link PDF_LINK_LIFETIME_MS} from now (mock clock).
+ * Mints a fresh PDF link for a report of the account `account` (its owner), valid {@link PDF_LINK_LIFETIME_MS} from now (mock clock).
  * The context's clock reads whole milliseconds (api.ts), so `expires` is a whole number.
  */
-export function mintPdfUrl(context: MockContext, reportId: string): string {
+export function mintPdfUrl(context: MockContext, reportId: string, account: string): string {
   const expires = String(context.clock.now() + PDF_LINK_LIFETIME_MS);
-  const sig = linkSignature(context.secretKey, reportId, expires);
+  const sig = linkSignature(context.accounts.get(account).secretKey, reportId, expires);
   return `${context.baseUrl}${PDF_PATH_PREFIX}${reportId}.pdf?expires=${expires}&sig=${sig}`;
 }
 
 /** Why a PDF link is refused; `undefined` when it is valid now. */
 export type PdfLinkProblem = 'bad_signature' | 'expired';
 
-/** Checks the `expires` and `sig` of a PDF link against the mock clock. */
+/** Checks the `expires` and `sig` of a PDF link to a report of `account` (its owner) against the mock clock. */
 export function checkPdfLink(
   context: MockContext,
   reportId: string,
+  account: string,
   query: URLSearchParams,
 ): PdfLinkProblem | undefined {
   const expiresText = query.get('expires') ?? '';
   const expires = Number(expiresText);
   const sig = query.get('sig') ?? '';
   if (expiresText === '' || !Number.isFinite(expires)) return 'bad_signature';
-  const expected = Buffer.from(linkSignature(context.secretKey, reportId, expiresText));
+  const expected = Buffer.from(linkSignature(context.accounts.get(account).secretKey, reportId, expiresText));
   const given = Buffer.from(sig);
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'bad_signature';
   return context.clock.now() > expires ? 'expired' : undefined;

@@ -175,7 +175,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority, st
         code: 'report_expired',
       });
     }
-    return jsonResponse(serializeReportDetail(report, mintPdfUrl(context, report.id)));
+    return jsonResponse(serializeReportDetail(report, mintPdfUrl(context, report.id, report.account)));
   };
 
   const listScreeningGroups = ({ url, account = '' }: RouteRequest): Response => {
@@ -238,7 +238,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority, st
   const screeningReportPdf = (groupId: string, url: URL): Response => {
     const group = store.screeningGroup(groupId);
     if (!group) return errorResponse(404, `Screening group ${groupId} not found`);
-    const problem = checkScreeningReportLink(context, groupId, url.searchParams);
+    const problem = checkScreeningReportLink(context, group, url.searchParams);
     if (problem === 'bad_signature') return errorResponse(403, 'Invalid PDF link signature');
     if (problem === 'expired')
       return errorResponse(403, 'The PDF link has expired: ask for the report URL again');
@@ -259,7 +259,7 @@ export function createApiRoutes(context: MockContext, tokens: TokenAuthority, st
     if (screeningGroupId !== undefined) return screeningReportPdf(screeningGroupId, url);
     const report = store.report(id);
     if (!report) return errorResponse(404, `Report ${id} not found`);
-    const problem = checkPdfLink(context, id, url.searchParams);
+    const problem = checkPdfLink(context, id, report.account, url.searchParams);
     if (problem === 'bad_signature') return errorResponse(403, 'Invalid PDF link signature');
     if (problem === 'expired')
       return errorResponse(403, 'The PDF link has expired: retrieve the report again');

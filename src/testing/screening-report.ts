@@ -24,7 +24,7 @@ const linkKey = (groupId: string): string => `screening-${groupId}`;
 
 /** A fresh link to the group's report PDF, valid 2 hours from now (mock clock). */
 export function mintScreeningReportUrl(context: MockContext, group: ScreeningGroupRecord): string {
-  return mintPdfUrl(context, linkKey(group.id));
+  return mintPdfUrl(context, linkKey(group.id), group.account);
 }
 
 /** The screening group a PDF file name (`screening-<id>.pdf`) names, or `undefined`. */
@@ -35,10 +35,10 @@ export function screeningGroupIdOfFile(reportKey: string): string | undefined {
 /** Checks a screening-report link's signature and expiry. */
 export function checkScreeningReportLink(
   context: MockContext,
-  groupId: string,
+  group: ScreeningGroupRecord,
   query: URLSearchParams,
 ): PdfLinkProblem | undefined {
-  return checkPdfLink(context, linkKey(groupId), query);
+  return checkPdfLink(context, linkKey(group.id), group.account, query);
 }
 
 function figures(monthlyDollars: number): ScreeningIncomeFigures {

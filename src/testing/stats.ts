@@ -19,9 +19,18 @@ export interface RequestLogEntry {
    * absent when the request named none.
    */
   account?: string;
+  /**
+   * The request's `x-mock-tag` header ({@link MOCK_TAG_HEADER}), when it has one: a label a test
+   * sets (a client's `defaultHeaders`, say, naming the account it meant) to find its requests in
+   * the log. The mock gives it no meaning.
+   */
+  tag?: string;
   /** Mock clock time, epoch ms. */
   at: number;
 }
+
+/** Header whose value the request log keeps as {@link RequestLogEntry.tag}. */
+export const MOCK_TAG_HEADER = 'x-mock-tag';
 
 /** Counts of requests per route. */
 export interface RequestStats {

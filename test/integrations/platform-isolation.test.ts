@@ -6,28 +6,12 @@
  * 401 for one account refreshes that account's token only.
  */
 import { describe, expect, it } from 'vitest';
-import { type StoredToken, type TokenStore, VerificationClient } from '../../src/index.js';
+import { VerificationClient } from '../../src/index.js';
 import { createTestClock } from '../../src/testing/index.js';
 import { startAccountsServer, type TestAccount, testAccounts } from '../support/accounts-server.js';
+import { inBatches, TableTokenStore } from '../support/isolation.js';
 
 const ACCOUNTS = 200;
-
-/** One table for every account's token, as a platform's database would keep them. */
-class TableTokenStore implements TokenStore {
-  readonly rows = new Map<string, StoredToken>();
-  /** Tokens the store handed out for another client id than the one asked for: must stay 0. */
-  mixups = 0;
-
-  async get(clientId: string): Promise<StoredToken | undefined> {
-    const row = this.rows.get(clientId);
-    if (row && row.clientId !== clientId) this.mixups++;
-    return row;
-  }
-
-  async set(token: StoredToken): Promise<void> {
-    this.rows.set(token.clientId, token);
-  }
-}
 
 function manualClock(start: number) {
   let now = start;
@@ -42,18 +26,6 @@ function manualClock(start: number) {
       now = typeof time === 'number' ? time : time.getTime();
     },
   };
-}
-
-async function inBatches<T>(items: readonly T[], size: number, run: (item: T) => Promise<void>) {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: size }, async () => {
-      while (next < items.length) {
-        const item = items[next++] as T;
-        await run(item);
-      }
-    }),
-  );
 }
 
 describe('platform isolation', () => {

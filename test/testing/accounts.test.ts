@@ -10,25 +10,19 @@ import {
 import { startMockBin } from '../../src/testing/bin-main.js';
 import { createMockApi, createMockServer, type MockServer, signWebhook } from '../../src/testing/index.js';
 import {
-  type Answer,
   applicantGroupBody,
   call,
   expectError,
   expectOk,
+  sameAs,
   screeningGroupBody,
   session,
+  UNKNOWN_ID,
 } from './helpers.js';
 import { type Receiver, startReceiver } from './receiver.js';
 
 const ALPHA = { clientId: 'landlord-alpha', secretKey: 'alpha-secret', webhookSecret: 'alpha-whsec' };
 const BETA = { clientId: 'landlord-beta', secretKey: 'beta-secret' };
-const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-
-// An error answer with the id it names replaced, so another account's id and an unknown id compare equal.
-const sameAs = (answer: Answer, id: string) => ({
-  status: answer.status,
-  body: JSON.parse(answer.text.replaceAll(id, '<id>')),
-});
 
 describe('a mock with two accounts', () => {
   let mock: MockServer;

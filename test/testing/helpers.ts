@@ -153,3 +153,12 @@ export function session(mock: Pick<MockServer, 'url' | 'clientId' | 'secretKey' 
     return call(mock.url, method, path, { ...options, token });
   };
 }
+
+/** A well-formed id the mock holds nothing under. */
+export const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+/** An error answer with the id it names replaced, so another account's id and an unknown id compare equal. */
+export const sameAs = (answer: Answer, id: string) => ({
+  status: answer.status,
+  body: JSON.parse(answer.text.replaceAll(id, '<id>')),
+});
