@@ -62,7 +62,8 @@ async function measure(accounts: number, mode: Row['mode']): Promise<Row> {
   const server = await startServer(accounts);
   const clients: VerificationClient[] = [];
   try {
-    const base = { baseURL: server.url, logLevel: 'off' as const };
+    // The platform's concurrency set on the root: it caps the sockets of the pool it shares.
+    const base = { baseURL: server.url, logLevel: 'off' as const, maxConcurrency: CONCURRENCY };
     // Account 0 first, alone: what any process pays once (undici, the schemas' first parse, JIT)
     // stays out of the per-account figure.
     const first = new VerificationClient({ ...base, ...platformAccount(0) });

@@ -111,6 +111,8 @@ export class ClientBase {
       const connection = connector.connect(origin, {
         dispatcher: resolved.dispatcher,
         fetch: resolved.fetch,
+        // The root's concurrency caps the pool every derived client shares (docs/platforms.md).
+        connections: Number.isFinite(resolved.maxConcurrency) ? resolved.maxConcurrency : undefined,
       });
       this.#connection = connection;
       transport = connection.transport;

@@ -21,6 +21,11 @@ export interface TransportChoice {
   dispatcher: Dispatcher | undefined;
   /** The caller's fetch, looked up at call time, if any. */
   fetch: (() => typeof fetch) | undefined;
+  /**
+   * The most sockets the API's own pool may open: the root client's `maxConcurrency` when finite,
+   * so derived clients sharing the pool never open more than that, however many accounts.
+   */
+  connections?: number | undefined;
 }
 
 /** An entry's way of sending: its timing defaults, and the connection it opens per client. */

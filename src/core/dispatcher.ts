@@ -16,6 +16,9 @@ export interface Dispatchers {
   close(): Promise<void>;
 }
 
+/** The API pool's socket cap when the client sets no `maxConcurrency`. */
+const DEFAULT_CONNECTIONS = 256;
+
 const KEEP_ALIVE = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1 } as const;
 
 /** Builds the dispatchers for `apiOrigin` from `undici`'s classes, or wraps the caller's `dispatcher`. */
@@ -23,6 +26,7 @@ export function createDispatchers(
   apiOrigin: string,
   undici: Pick<UndiciParts, 'Pool' | 'Agent'>,
   dispatcher?: Dispatcher,
+  connections = DEFAULT_CONNECTIONS,
 ): Dispatchers {
   if (dispatcher) return { dispatcherFor: () => dispatcher, close: async () => {} };
   let pool: Pool | undefined;
@@ -30,7 +34,7 @@ export function createDispatchers(
   return {
     dispatcherFor(origin) {
       if (origin === apiOrigin) {
-        pool ??= new undici.Pool(apiOrigin, { ...KEEP_ALIVE, connections: 256 });
+        pool ??= new undici.Pool(apiOrigin, { ...KEEP_ALIVE, connections });
         return pool;
       }
       agent ??= new undici.Agent(KEEP_ALIVE);

@@ -16,7 +16,7 @@ const closeNothing = async (): Promise<void> => {};
 function undiciConnection(
   undici: UndiciParts,
   origin: string,
-  { dispatcher, fetch }: TransportChoice,
+  { dispatcher, fetch, connections }: TransportChoice,
 ): Connection {
   // Bun's `undici` has no working dispatcher: its fetch carries the requests instead.
   const undiciWorks = undiciCanDispatch(undici);
@@ -27,7 +27,7 @@ function undiciConnection(
   }
   if (fetch !== undefined) return { transport: fetchTransport(fetch), close: closeNothing };
   if (!undiciWorks) return { transport: fetchTransport(() => globalThis.fetch), close: closeNothing };
-  const dispatchers = createDispatchers(origin, undici, dispatcher);
+  const dispatchers = createDispatchers(origin, undici, dispatcher, connections);
   return {
     transport: undiciTransport(dispatchers.dispatcherFor, undici.errors.RequestAbortedError),
     close: dispatchers.close,
