@@ -69,7 +69,8 @@ export function recoveryLookup(
 ): (options: LookupOptions) => Promise<ApplicantGroup | undefined> {
   const since = startedAt - CLOCK_SKEW_ALLOWANCE_MS;
   return async (options) => {
-    const groups = await groupsUnder(list, correlationId, options, since);
+    // One attempt per lookup: a failed one is simply tried again at the recovery's next poll.
+    const groups = await groupsUnder(list, correlationId, { ...options, maxRetries: 0 }, since);
     return newestGroup(
       groups.filter((group) => {
         const at = createdAtMs(group);

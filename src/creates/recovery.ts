@@ -21,8 +21,6 @@ export interface LookupOptions {
   signal?: AbortSignal | undefined;
   /** Milliseconds the lookup may take. */
   timeout: number;
-  /** Always 0: a failed lookup is simply tried again at the next poll. */
-  maxRetries: 0;
   /** The caller's per-call headers. */
   headers?: Record<string, string> | undefined;
 }
@@ -73,7 +71,7 @@ async function lookOnce<T>(
   context: CallContext,
 ): Promise<{ found: T | undefined; error: unknown }> {
   try {
-    const found = await lookup({ signal: env.signal, timeout, maxRetries: 0, headers: env.headers });
+    const found = await lookup({ signal: env.signal, timeout, headers: env.headers });
     return { found, error: undefined };
   } catch (error) {
     if (env.signal?.aborted) throw abortError(env.signal, context.label);
