@@ -86,6 +86,7 @@ export function deriveOptions(parent: ClientOptions, overrides: DerivedClientOpt
     );
   }
   const options: ClientOptions = Object.assign({}, parent, stripUndefined(given));
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral: equivalent while credentials win over an accessToken (options.ts); kept so a derived client's options never carry the root's token
   if (!sameAccount) options.accessToken = undefined;
   return { options, sameAccount };
 }

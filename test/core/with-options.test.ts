@@ -208,6 +208,33 @@ describe('withOptions', () => {
   });
 });
 
+describe('withOptions, what it keeps and drops', () => {
+  it("a root on a static access token derives another account that exchanges its own token, never the root's", async () => {
+    server = await startAccountsServer([alice, bob, carol]);
+    const root = new VerificationClient({
+      baseURL: server.url,
+      accessToken: 'static-token-of-the-root',
+      logLevel: 'off',
+    });
+    clients.push(root);
+    expect(await whoami(forAccount(root, bob))).toBe(bob.clientId);
+  });
+
+  it('an override given as undefined keeps the parent’s value (credentials included)', async () => {
+    const { root } = await rootFor();
+    const same = root.withOptions({ clientId: undefined, secretKey: undefined, timeout: undefined });
+    expect(await whoami(same)).toBe(alice.clientId);
+  });
+
+  it('refuses what is not an options object', async () => {
+    const { root } = await rootFor();
+    for (const value of [null, 'bob', 7]) {
+      expect(() => root.withOptions(value as never)).toThrow(ConfigurationError);
+      expect(() => root.withOptions(value as never)).toThrow('withOptions takes an options object.');
+    }
+  });
+});
+
 describe('credentials as a pair', () => {
   it('refuses a clientId without its secretKey even when the environment has one', () => {
     vi.stubEnv('VERIFICATION_SECRET_KEY', alice.secretKey);

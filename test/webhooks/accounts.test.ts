@@ -239,6 +239,44 @@ describe('the secret option', () => {
     expect(() => webhookHandler({ secret: ['ok', ''], onEvent })).toThrow(WebhookVerificationError);
     expect(() => webhookHandler({ secret: undefined, onEvent })).toThrow(/no secret/);
   });
+
+  it('says which setting is wrong, with the missing_secret reason, and answers 404 for a function that names no account', async () => {
+    const onEvent = () => {};
+    const thrown = (build: () => unknown): WebhookVerificationError => {
+      try {
+        build();
+      } catch (error) {
+        if (error instanceof WebhookVerificationError) return error;
+        throw error;
+      }
+      throw new Error('expected a WebhookVerificationError');
+    };
+    for (const missing of [null, '']) {
+      const error = thrown(() => webhookHandler({ secret: missing as never, onEvent }));
+      expect(error.reason).toBe('missing_secret');
+      expect(error.message).toContain('no secret to verify webhooks with');
+    }
+    // Something with a length is still no secret key.
+    expect(thrown(() => webhookHandler({ secret: [{ length: 3 }] as never, onEvent })).message).toContain(
+      'the secret option is not a secret key',
+    );
+    const body = request(secret('landlord-a'));
+    await expect(handleWebhook(body.clone(), { secret: [] as never, onEvent })).rejects.toThrow(
+      'the secret option is not a secret key',
+    );
+    await expect(handleWebhook(body.clone(), { secret: () => [], onEvent })).rejects.toThrow(
+      'what the secret function returned is not a secret key',
+    );
+    await expect(
+      handleWebhook(body.clone(), { secret: () => ({ account: 'landlord-a', secret: [] }), onEvent }),
+    ).rejects.toThrow('the secret of account landlord-a is not a secret key');
+    await expect(
+      handleWebhook(body.clone(), { secret: () => ({ account: 7, secret: 'x' }) as never, onEvent }),
+    ).rejects.toThrow(/account that is not a non-empty string/);
+    // null, like undefined, names no account: the delivery is answered 404 and onEvent never runs.
+    const none = await handleWebhook(body.clone(), { secret: () => null as never, onEvent });
+    expect(none.status).toBe(404);
+  });
 });
 
 describe('MemoryDeliveryStore with accounts', () => {
