@@ -35,7 +35,7 @@ const ROOT_OPTIONS = [
   'tokenStore',
   'logger',
   'allowInsecureHttp',
-] as const;
+] as const satisfies readonly Exclude<keyof ClientOptions, keyof DerivedClientOptions>[];
 
 /**
  * What `client.withOptions(...)` takes: another account's credentials (`clientId` with its
@@ -45,7 +45,18 @@ const ROOT_OPTIONS = [
  * are the root's: passing `baseURL`, `fetch`, `dispatcher`, `clock`, `coordination`, `tokenStore`,
  * `logger` or `allowInsecureHttp` is a `ConfigurationError`.
  */
-export type DerivedClientOptions = Omit<ClientOptions, (typeof ROOT_OPTIONS)[number] | 'accessToken'>;
+export type DerivedClientOptions = Omit<
+  ClientOptions,
+  | 'baseURL'
+  | 'fetch'
+  | 'dispatcher'
+  | 'clock'
+  | 'coordination'
+  | 'tokenStore'
+  | 'logger'
+  | 'allowInsecureHttp'
+  | 'accessToken'
+>;
 
 /** The options a derived client resolves, and whether it acts for its parent's account. */
 export interface Derivation {

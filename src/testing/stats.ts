@@ -20,7 +20,7 @@ export interface RequestLogEntry {
    */
   account?: string;
   /**
-   * The request's `x-mock-tag` header ({@link MOCK_TAG_HEADER}), when it has one: a label a test
+   * The request's `x-mock-tag` header, when it has one: a label a test
    * sets (a client's `defaultHeaders`, say, naming the account it meant) to find its requests in
    * the log. The mock gives it no meaning.
    */
