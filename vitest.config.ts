@@ -40,6 +40,9 @@ const NOT_IN_NPM_TEST = [
   // Real-time fault suites: npm run test:faults (vitest.faults.config.ts).
   'test/reliability/faults-with-ids.test.ts',
   'test/reliability/faults-without-ids.test.ts',
+  // Many-account isolation, 200 accounts twice: npm run test:platforms (vitest.platforms.config.ts).
+  'test/integrations/platform-isolation.test.ts',
+  'test/integrations/platform-isolation-mock.test.ts',
 ];
 
 // `npm test`. The type tests (`*.test-d.ts`) are checked by `npm run typecheck`: tsconfig.json
