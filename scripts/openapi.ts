@@ -54,15 +54,17 @@ const SUBSTITUTES = new Map<z.ZodType, (writer: SchemaWriter, io: 'input' | 'out
     (writer, io) => {
       // The detail is picked by `report_type` (src/schemas/reports.ts): a known one must carry
       // its type's data, and the open shape excludes the known values, so exactly one matches.
-      const [typed, open] = [incomeReportDetailSchema, otherReportDetailSchema].map((schema) => {
+      const refTo = (schema: z.ZodType): string => {
         writer.write(schema, io);
         return `#/components/schemas/${NAMED_ID.get(schema)}`;
-      });
+      };
+      const typed = refTo(incomeReportDetailSchema);
+      const open = refTo(otherReportDetailSchema);
       const typedTypes: ReadonlySet<string> = new Set(TYPED_REPORT_TYPES);
       const mapping: Record<string, string> = {};
       for (const type of KNOWN_REPORT_TYPES) {
         mapping[type] = typedTypes.has(type)
-          ? (typed ?? '')
+          ? typed
           : `#/components/schemas/${writeUntypedReportBranch(writer, type)}`;
       }
       return {
