@@ -33,7 +33,8 @@ const bodies: Array<[string, z.ZodType, unknown]> = [
   ['screening group list', S.screeningGroupListResponseSchema, fixture('screening-group-list')],
 ];
 
-const WRONG: unknown[] = [
+/** Values a mutation puts in place of a field. */
+export const WRONG: unknown[] = [
   null,
   'x',
   '',
@@ -56,7 +57,8 @@ const WRONG: unknown[] = [
 
 type Path = Array<string | number>;
 
-function paths(value: unknown, prefix: Path = [], out: Path[] = []): Path[] {
+/** The path of every node of `value`, the root first. */
+export function paths(value: unknown, prefix: Path = [], out: Path[] = []): Path[] {
   out.push(prefix);
   if (value !== null && typeof value === 'object') {
     for (const [key, child] of Object.entries(value)) {
@@ -70,7 +72,7 @@ function paths(value: unknown, prefix: Path = [], out: Path[] = []): Path[] {
  * A copy of `value` with one field replaced (or deleted), sometimes with an unknown key added,
  * sometimes with an own `__proto__` key (as `JSON.parse` makes one).
  */
-function mutate(value: unknown, path: Path, replacement: unknown, rng: () => number): unknown {
+export function mutate(value: unknown, path: Path, replacement: unknown, rng: () => number): unknown {
   if (path.length === 0) return replacement;
   const copy = structuredClone(value);
   let node = copy as Record<string | number, unknown>;

@@ -40,6 +40,25 @@ export interface RequestOptions {
   extraQuery?: Record<string, string>;
 }
 
+/**
+ * An operation's checks generated at build time, so that its calls can run before zod is loaded
+ * (src/core/cold-call.ts). Only for operations whose body, if they send one, has no schema (the
+ * token exchange's): a call with cold checks is prepared without reading a body schema.
+ */
+export interface ColdChecks {
+  /**
+   * The operation's query schema turns `{}` into `{}` and `{ page }` (a whole number from 1) into
+   * `{ page: String(page) }`, as the generator verified: such a query, pagination's own, needs no
+   * zod. Any other query is the schema's to parse.
+   */
+  readonly pageQuery?: boolean;
+  /**
+   * `true` only for a body the response schema accepts and returns unchanged (the body is then
+   * returned as it is); `false` is not final: zod is loaded and decides, and words the issues.
+   */
+  readonly response: (value: unknown) => boolean;
+}
+
 /** One call, as a resource describes it. */
 export interface Call<S extends z.ZodType> {
   method: 'GET' | 'POST';
@@ -55,8 +74,10 @@ export interface Call<S extends z.ZodType> {
   /** The request body as the caller gave it; `bodySchema` checks it before any I/O. */
   body?: unknown;
   bodySchema?: z.ZodType | undefined;
-  /** The response schema. */
+  /** The response schema. Read only once zod is loaded (a getter may build it). */
   schema: S;
+  /** The operation's checks generated at build time, when it has some (src/core/cold-call.ts). */
+  cold?: ColdChecks | undefined;
   /**
    * The response schema is the caller's (a raw request's): parsed by its own `safeParse`, never by
    * the compiled checks (`compiled.ts`), which are for the SDK's own schemas.

@@ -14,7 +14,8 @@
  * (`z.config({ jitless: true })`, a CSP without `unsafe-eval`), the same checks are built from
  * closures.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
+import { zod } from '../load/zod.js';
 
 /** Checks one value: `true` only where zod's parse succeeds and returns the value unchanged. */
 export type Check = (value: unknown) => boolean;
@@ -78,6 +79,7 @@ function pickOf(schema: z.ZodType): ((value: unknown) => unknown) | undefined {
 }
 
 function isZodType(value: unknown): value is z.ZodType {
+  const z = zod();
   return value instanceof z.ZodType;
 }
 
@@ -85,6 +87,7 @@ let generate: boolean | undefined;
 
 /** Whether checks may be generated with `new Function` (not under jitless zod or a strict CSP). */
 function canGenerate(): boolean {
+  const z = zod();
   if (z.config().jitless === true) return false;
   if (generate === undefined) {
     try {

@@ -6,6 +6,7 @@
  * (`reached-server.ts`) to the creates layer (src/creates), which looks it up before any resend.
  */
 import type * as z from 'zod';
+import { loadZod, zodIfLoaded } from '../load/zod.js';
 import { abortError, raceAbort } from './abort.js';
 import { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
 import type { TokenSource } from './auth.js';
@@ -20,6 +21,7 @@ import {
 } from './call.js';
 import { type CallBudget, CallContext, callBudget, formatDuration } from './call-context.js';
 import type { Clock } from './clock.js';
+import { coldQuery, preparesCold } from './cold-call.js';
 import { fastCheck } from './compiled.js';
 import { decodeErrorBody, excerpt, oversizeDetail, utf8 } from './error-body.js';
 import {
@@ -228,6 +230,7 @@ export class HttpCore {
     trace: CallTrace,
     resumed: CallContext | undefined,
   ): Promise<WithResponse<z.output<S>>> {
+    if (zodIfLoaded() === undefined && !preparesCold(call)) await loadZod();
     const prepared = this.#prepare(call);
     const client = this.#options;
     const options = call.options ?? NO_OPTIONS;
@@ -295,6 +298,7 @@ export class HttpCore {
    */
   sendOnce<S extends z.ZodType>(call: Call<S>): Promise<WithResponse<z.output<S>>> {
     return this.traced(call, async (trace) => {
+      if (zodIfLoaded() === undefined && !preparesCold(call)) await loadZod();
       const prepared = this.#prepare(call);
       const budget = callBudget(this.#options, call.options ?? NO_OPTIONS);
       const context = new CallContext(
@@ -384,9 +388,9 @@ export class HttpCore {
     this.#checkDefaultHeaders();
     if (call.options?.headers) checkHeaderValues(call.options.headers, 'headers');
     const path = call.pathParams ? fillPath(call.path, call.pathParams) : call.path;
-    const parsedQuery = call.querySchema
-      ? parseRequest(call.querySchema, call.query ?? {}, 'Invalid parameters')
-      : undefined;
+    const parsedQuery =
+      coldQuery(call) ??
+      (call.querySchema ? parseRequest(call.querySchema, call.query ?? {}, 'Invalid parameters') : undefined);
     const query = mergeExtra(parsedQuery, call.options?.extraQuery, 'extraQuery');
     let body = call.bodySchema ? parseRequest(call.bodySchema, call.body, 'Invalid request body') : call.body;
     if (call.options?.extraBody && body !== null && typeof body === 'object' && !Array.isArray(body)) {
@@ -615,7 +619,7 @@ export class HttpCore {
   #accept<S extends z.ZodType>(
     prepared: PreparedCall<S>,
     response: TransportResponse,
-  ): WithResponse<z.output<S>> {
+  ): WithResponse<z.output<S>> | Promise<WithResponse<z.output<S>>> {
     const call = prepared.call;
     const info = responseInfo(response, call.keepCredentialHeaders === true);
     if (call.responseType === 'bytes') {
@@ -636,6 +640,21 @@ export class HttpCore {
       }
     }
     const value = json === EMPTY_BODY ? undefined : json;
+    // A body the build-time check accepts needs no zod; any other is zod's to judge, once loaded.
+    if (call.cold?.response(value) === true) return { data: value as z.output<S>, response: info };
+    if (zodIfLoaded() === undefined) {
+      return loadZod().then(() => this.#validated(call, value, info, label));
+    }
+    return this.#validated(call, value, info, label);
+  }
+
+  /** The body checked by the SDK's compiled check, else by zod (zod is loaded). */
+  #validated<S extends z.ZodType>(
+    call: Call<S>,
+    value: unknown,
+    info: ResponseInfo,
+    label: () => string,
+  ): WithResponse<z.output<S>> {
     // The common case, a body the SDK's compiled check accepts, builds no message closures.
     if (call.callerSchema !== true && fastCheck(call.schema)?.(value) === true) {
       return { data: value as z.output<S>, response: info };

@@ -5,7 +5,7 @@
  * OpenAPI document all read the descriptors (CONTRIBUTING.md, "A new endpoint").
  */
 import type * as z from 'zod';
-import type { Call, RequestOptions } from './call.js';
+import type { Call, ColdChecks, RequestOptions } from './call.js';
 
 /**
  * How a create (a POST that makes something and may email applicants) is settled after an
@@ -35,6 +35,11 @@ export interface OperationDescriptor<
   readonly response: Response;
   /** For a create: how an ambiguous failure is settled. A POST without one is still never resent blindly. */
   readonly create?: CreatePolicy;
+  /**
+   * The operation's checks generated at build time (src/resources/cold-checks.generated.ts), for
+   * the calls a cold process makes first: they run without loading zod.
+   */
+  readonly cold?: ColdChecks;
   /** Declares a POST free of side effects (a search), so it retries like a GET. */
   readonly idempotent?: boolean;
   /** One line saying what the operation does (README, OpenAPI `summary`). */
@@ -88,15 +93,24 @@ export function operationCall<S extends z.ZodType>(
   >,
   input: OperationInput = {},
 ): Call<S> {
+  // The schemas are read through getters: a descriptor builds them on first use, with zod, which
+  // a call covered by its cold checks never loads.
   return {
     method: operation.method,
     path: operation.path,
     pathParams: input.pathParams,
     query: input.query,
-    querySchema: operation.query,
+    get querySchema() {
+      return operation.query;
+    },
     body: input.body,
-    bodySchema: input.bodyChecked === true ? undefined : operation.body,
-    schema: operation.response,
+    get bodySchema() {
+      return input.bodyChecked === true ? undefined : operation.body;
+    },
+    get schema() {
+      return operation.response;
+    },
+    cold: operation.cold,
     options: input.options,
     safety: operation.method === 'GET' || operation.idempotent === true ? 'read' : 'create',
     operation: operation.name,

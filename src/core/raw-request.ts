@@ -6,7 +6,8 @@
  * `unknown` otherwise. A raw request to a path a descriptor declares is traced under that
  * operation's name and path template (no ids); any other under `request`.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
+import { zod } from '../load/zod.js';
 import { APIPromise, type WithResponse } from './api-promise.js';
 import { RequestValidationError, type ValidationIssue } from './errors.js';
 import type { Call, RequestOptions } from './http.js';
@@ -59,6 +60,7 @@ function rawQuerySchema(): z.ZodType<Record<string, string>> {
 }
 
 function buildRawQuerySchema(): z.ZodType<Record<string, string>> {
+  const z = zod();
   const queryValue = z.union([
     z.string(),
     z.number(),
@@ -135,9 +137,14 @@ export function rawCall<S extends z.ZodType>(
     method: isGet ? 'GET' : 'POST',
     path: request.path,
     query: request.query ?? {},
-    querySchema: rawQuerySchema(),
+    // Getters: the core reads them once zod is loaded.
+    get querySchema() {
+      return rawQuerySchema();
+    },
     body: request.body,
-    schema: request.schema ?? z.unknown(),
+    get schema(): S | z.ZodUnknown {
+      return request.schema ?? zod().unknown();
+    },
     callerSchema: request.schema !== undefined,
     options: request.options,
     safety: isGet || request.idempotent === true ? 'read' : 'create',

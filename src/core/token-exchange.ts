@@ -3,15 +3,48 @@
  * header with an empty body; a JSON `token` or `access_token` field is accepted as well, since
  * the vendor's documentation does not show this endpoint.
  */
-import * as z from 'zod';
+import { zod } from '../load/zod.js';
 import { AUTH_PATH, type TokenExchange } from './auth.js';
 import { ResponseValidationError } from './errors.js';
 import type { HttpCore } from './http.js';
 
-const authBodySchema = z.union([
-  z.looseObject({ token: z.string().optional(), access_token: z.string().optional() }),
-  z.undefined(),
-]);
+/** The exchange's response body, as zod checks it once loaded (a body {@link isAuthBody} refused). */
+function buildAuthBodySchema() {
+  const z = zod();
+  return z.union([
+    z.looseObject({ token: z.string().optional(), access_token: z.string().optional() }),
+    z.undefined(),
+  ]);
+}
+
+type AuthBodySchema = ReturnType<typeof buildAuthBodySchema>;
+
+let authBody: AuthBodySchema | undefined;
+
+/** {@link buildAuthBodySchema}'s schema, built on first use. */
+export function authBodySchema(): AuthBodySchema {
+  authBody ??= buildAuthBodySchema();
+  return authBody;
+}
+
+/**
+ * The exchange's body checked without zod, so that a cold process's first call loads none: `true`
+ * only where {@link authBodySchema} accepts the body and returns it unchanged (no body, or an
+ * object whose `token` and `access_token` are strings when present). `false` is not final: zod
+ * decides, and words the issues.
+ */
+export function isAuthBody(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  // An own `__proto__` key (JSON.parse makes one) is copied differently by zod: zod decides.
+  if (Object.hasOwn(value, '__proto__')) return false;
+  const fields: { token?: unknown; access_token?: unknown } = value;
+  return isOptionalString(fields.token) && isOptionalString(fields.access_token);
+}
+
+const isOptionalString = (value: unknown) => value === undefined || typeof value === 'string';
+
+const AUTH_BODY_CHECKS = { response: isAuthBody } as const;
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
@@ -38,7 +71,10 @@ export function createTokenExchange(
       method: 'POST',
       path: AUTH_PATH,
       body: { client_id: credentials.clientId, secret_key: credentials.secretKey },
-      schema: authBodySchema,
+      get schema(): AuthBodySchema {
+        return authBodySchema();
+      },
+      cold: AUTH_BODY_CHECKS,
       auth: false,
       keepCredentialHeaders: true,
       // Asking for a token has no side effect: a read, retried by the calling attempt's budget.

@@ -2,7 +2,8 @@
  * The one place where schemas meet data: request bodies are checked before any I/O, responses
  * before they reach the caller. Synchronous `safeParse` only: zod's JIT serves sync parsing.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
+import { zod } from '../load/zod.js';
 import { safeParseFast } from './compiled.js';
 import { issuesFromZod, RequestValidationError, ResponseValidationError } from './errors.js';
 import type { Logger } from './log.js';
@@ -39,6 +40,7 @@ export function parseRequest<S extends z.ZodType>(schema: S, value: unknown, con
  * caller meant, so its issues, under the union's path, say what to fix.
  */
 function closestBranch(error: z.ZodError): z.ZodError {
+  const z = zod();
   if (!error.issues.some((issue) => issue.code === 'invalid_union')) return error;
   const issues = error.issues.flatMap((issue): z.core.$ZodIssue[] => {
     if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [issue];
@@ -53,6 +55,7 @@ function closestBranch(error: z.ZodError): z.ZodError {
  * (`applicants[0].phone`) says better where the mistake is. One issue per key, same message.
  */
 function keyedUnknownKeys(error: z.ZodError): z.ZodError {
+  const z = zod();
   if (!error.issues.some((issue) => issue.code === 'unrecognized_keys')) return error;
   const issues = error.issues.flatMap((issue): z.core.$ZodIssue[] =>
     issue.code === 'unrecognized_keys'

@@ -20,6 +20,7 @@ import type {
 } from '../core/coordination.js';
 import { APIConnectionError, APIError, RequestValidationError } from '../core/errors.js';
 import { exponentialBackoffMs } from '../core/retry.js';
+import { loadZod, zodIfLoaded } from '../load/zod.js';
 import type { Creates } from './creates.js';
 import { GroupMayHaveBeenCreatedError } from './errors.js';
 
@@ -94,6 +95,8 @@ export async function gatedCreate<T>(
   idOf: (created: T) => string,
 ): Promise<T> {
   const { correlationId, caller, path } = create;
+  // The body's schema is built with zod, which a process loads on its first need.
+  if (zodIfLoaded() === undefined) await loadZod();
   const wireBody = create.validate();
   if (correlationId === undefined) return send(wireBody);
   const pass: GatePass = {

@@ -13,6 +13,7 @@ import { RequestValidationError } from '../core/errors.js';
 import type { PagePromise } from '../core/pagination.js';
 import { exponentialBackoffMs } from '../core/retry.js';
 import { parseRequest } from '../core/validate.js';
+import { loadZod, zodIfLoaded } from '../load/zod.js';
 import type {
   ApplicantGroup,
   ApplicantGroupCreateParams,
@@ -134,7 +135,17 @@ function checked(
 export function createOnce(
   deps: CreateOnceDeps,
   body: ApplicantGroupCreateParams,
-  { coordinationFailure, ...options }: CreateOnceOptions = {},
+  options: CreateOnceOptions = {},
+): Promise<CreateOnceResult> {
+  // The body's schema is built with zod, which a process loads on its first need.
+  if (zodIfLoaded() === undefined) return loadZod().then(() => createOnceLoaded(deps, body, options));
+  return createOnceLoaded(deps, body, options);
+}
+
+function createOnceLoaded(
+  deps: CreateOnceDeps,
+  body: ApplicantGroupCreateParams,
+  { coordinationFailure, ...options }: CreateOnceOptions,
 ): Promise<CreateOnceResult> {
   let correlationId: string;
   let wireBody: unknown;

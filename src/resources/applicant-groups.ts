@@ -24,6 +24,7 @@ import {
 import { type ApplicantGroupReports, type ReportDetail, reportSchemas } from '../schemas/lazy/reports.js';
 import type { WebhookEvent } from '../schemas/lazy/webhooks.js';
 import { rentCentsMeant } from '../schemas/rent.js';
+import { applicantGroupsList } from './cold-checks.generated.js';
 import { accountView } from './group-store-view.js';
 import {
   type GroupChange,
@@ -50,6 +51,8 @@ export const applicantGroupOperations = {
     get response() {
       return applicantGroupSchemas().applicantGroupListResponseSchema;
     },
+    // A cold process's first page is checked without zod (src/core/cold-call.ts).
+    cold: applicantGroupsList,
     doc: 'One page of applicant groups matching the filters.',
   }),
   create: defineOperation({

@@ -5,12 +5,13 @@
  * Importing this module builds the schemas (for `applicant-verification/schemas` and the testing
  * kit); the client builds them on first use through `./lazy/applicant-groups.ts`, where they are defined.
  */
+import { builtAtImport } from './built-at-import.js';
 import { applicantGroupCreateSchemas, applicantGroupSchemas } from './lazy/applicant-groups.js';
 
 export * from './lazy/applicant-groups.js';
 
-const schemas = applicantGroupSchemas();
-const createSchemas = applicantGroupCreateSchemas();
+const schemas = builtAtImport(applicantGroupSchemas);
+const createSchemas = builtAtImport(applicantGroupCreateSchemas);
 
 /** Property of an applicant group, as returned by the service. */
 export const propertySchema = schemas.propertySchema;

@@ -5,11 +5,12 @@
  * Importing this module builds the schemas (for `applicant-verification/schemas` and the testing
  * kit); the client builds them on first use through `./lazy/common.ts`, where they are defined.
  */
+import { builtAtImport } from './built-at-import.js';
 import { commonSchemas } from './lazy/common.js';
 
 export * from './lazy/common.js';
 
-const schemas = commonSchemas();
+const schemas = builtAtImport(commonSchemas);
 
 /** Status of an applicant group or screening group: not_started, in_progress, completed, or a newer value. */
 export const groupStatusSchema = schemas.groupStatusSchema;

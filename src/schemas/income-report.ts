@@ -7,11 +7,12 @@
  * Importing this module builds the schemas (for `applicant-verification/schemas` and the testing
  * kit); the client builds them on first use through `./lazy/income-report.ts`, where they are defined.
  */
+import { builtAtImport } from './built-at-import.js';
 import { incomeReportSchemas } from './lazy/income-report.js';
 
 export * from './lazy/income-report.js';
 
-const schemas = incomeReportSchemas();
+const schemas = builtAtImport(incomeReportSchemas);
 
 /** One transaction of an income stream. */
 export const transactionSchema = schemas.transactionSchema;

@@ -4,7 +4,8 @@
  * taken for a PDF only when they carry the PDF header, `%PDF-`, within the first kilobyte (where
  * readers look for it; some generators put a byte-order mark or whitespace before it).
  */
-import * as z from 'zod';
+import type * as z from 'zod';
+import { zod } from '../load/zod.js';
 
 /** How far into the file readers look for the `%PDF-` header. */
 const HEADER_SEARCH_BYTES = 1024;
@@ -26,6 +27,7 @@ let pdfBytes: z.ZodType<Uint8Array> | undefined;
  * with the first download, not at import (docs/benchmarks.md, "Cold start, round 6").
  */
 export function pdfBytesSchema(): z.ZodType<Uint8Array> {
+  const z = zod();
   pdfBytes ??= z.instanceof(Uint8Array).refine(hasPdfHeader, {
     message:
       'Expected a PDF (bytes starting with %PDF-): the file host answered something else, such as an HTML or error page',

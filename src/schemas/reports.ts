@@ -5,11 +5,12 @@
  * Importing this module builds the schemas (for `applicant-verification/schemas` and the testing
  * kit); the client builds them on first use through `./lazy/reports.ts`, where they are defined.
  */
+import { builtAtImport } from './built-at-import.js';
 import { reportSchemas } from './lazy/reports.js';
 
 export * from './lazy/reports.js';
 
-const schemas = reportSchemas();
+const schemas = builtAtImport(reportSchemas);
 
 /** One report in the reports list of a group. */
 export const reportSummarySchema = schemas.reportSummarySchema;

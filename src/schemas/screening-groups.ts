@@ -6,11 +6,12 @@
  * Importing this module builds the schemas (for `applicant-verification/schemas` and the testing
  * kit); the client builds them on first use through `./lazy/screening-groups.ts`, where they are defined.
  */
+import { builtAtImport } from './built-at-import.js';
 import { screeningGroupSchemas } from './lazy/screening-groups.js';
 
 export * from './lazy/screening-groups.js';
 
-const schemas = screeningGroupSchemas();
+const schemas = builtAtImport(screeningGroupSchemas);
 
 /** One applicant's screening. */
 export const screeningSchema = schemas.screeningSchema;

@@ -4,7 +4,8 @@
  * stating its rule as metadata; the generator merges them into the schema's JSON Schema. At run
  * time the metadata does nothing: the refinement itself still checks.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
+import { zod } from '../load/zod.js';
 
 /** JSON Schema keywords: `pattern`, `not`, `maximum`, `format`, ... */
 export type WireRule = Readonly<Record<string, unknown>>;
@@ -16,6 +17,7 @@ export function withWireRule<T extends z.ZodType>(schema: T, keywords: WireRule)
 
 /** The keywords `schema` was annotated with by {@link withWireRule}, if any. */
 export function wireRuleOf(schema: z.ZodType): WireRule | undefined {
+  const z = zod();
   const rule = z.globalRegistry.get(schema)?.wireRule;
   return typeof rule === 'object' && rule !== null ? (rule as WireRule) : undefined;
 }

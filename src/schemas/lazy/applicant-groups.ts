@@ -2,8 +2,9 @@
  * Applicant groups (docs/wire-contract.md §2.1-§2.3, §4.1, §4.2): the response objects, the create body and the list
  * query. Responses are loose objects so fields the service adds later reach the caller.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
 import { MILLISECONDS_THRESHOLD } from '../../helpers/dates.js';
+import { zod } from '../../load/zod.js';
 import {
   centsRentProblem,
   dollarsRentProblem,
@@ -329,6 +330,7 @@ function toUnixSeconds(value: number | Date): string {
  * `../applicant-groups.ts` exports each one.
  */
 export const applicantGroupSchemas = onFirstUse(() => {
+  const z = zod();
   const {
     centsSchema,
     dateTimeSchema,
@@ -460,6 +462,7 @@ export const applicantGroupSchemas = onFirstUse(() => {
  * them) and the same objects after. `../applicant-groups.ts` exports each one.
  */
 export const applicantGroupCreateSchemas = onFirstUse(() => {
+  const z = zod();
   const { emailSchema, httpUrlSchema, phoneNumberSchema, requiredTextSchema, usStateSchema } =
     commonRequestSchemas();
   /** One verification to request of an applicant on create. */

@@ -2,8 +2,9 @@
  * Building blocks shared by every schema family. Responses are read liberally (the service adds
  * fields and enum values without notice), requests strictly (a bad body would send real emails).
  */
-import * as z from 'zod';
+import type * as z from 'zod';
 import { stateCodeForName, stateNameForCode, US_STATES } from '../../helpers/states.js';
+import { zod } from '../../load/zod.js';
 import { dollarsRentProblem, MONTHLY_RENT_MAX_DOLLARS } from '../rent.js';
 import { suggestValue } from '../suggest.js';
 import { withWireRule } from '../wire-rule.js';
@@ -22,16 +23,30 @@ export type OpenEnum<T extends string> = T | (string & {});
  * @param values The values documented or seen in the vendor's documentation (docs/wire-contract.md §2.8).
  */
 export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  const z = zod();
   const known: ReadonlySet<string> = new Set(values);
   return z
-    .custom<OpenEnum<T[number]>>((value) => typeof value === 'string', {
-      error: (issue) =>
-        `Expected a string (known values: ${values.join(', ')}), received ${typeName(issue.input)}`,
+    .custom<OpenEnum<T[number]>>(isOpenEnumValue, {
+      error: (issue) => openEnumMessage(values, issue.input),
     })
     .meta({ description: `One of ${values.join(', ')}, or a value added later.`, knownValues: [...known] });
 }
 
-function typeName(value: unknown): string {
+/**
+ * What an open enum accepts: any string. One function, so that the cold checks' generator
+ * (scripts/cold-checks.ts) recognises an open enum's check by identity.
+ */
+export function isOpenEnumValue(value: unknown): value is string {
+  return typeof value === 'string';
+}
+
+/** The issue of an open enum given `input`, which is not a string. */
+export function openEnumMessage(values: readonly string[], input: unknown): string {
+  return `Expected a string (known values: ${values.join(', ')}), received ${typeName(input)}`;
+}
+
+/** What zod's messages call the type of `value`: `null`, `array`, or its `typeof`. */
+export function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   return typeof value;
@@ -46,6 +61,7 @@ function typeName(value: unknown): string {
 export function responseObject<const Shape extends z.core.$ZodLooseShape>(
   shape: Shape,
 ): z.ZodObject<z.core.util.Writeable<Shape>, z.core.$strip> {
+  const z = zod();
   // Only the static catchall differs (`$loose` adds `[key: string]: unknown`); the runtime
   // schema is z.looseObject's, so the fast path and zod keep every unknown key.
   return z.looseObject(shape) as unknown as z.ZodObject<z.core.util.Writeable<Shape>, z.core.$strip>;
@@ -164,6 +180,7 @@ export function exactObject<const Shape extends z.core.$ZodLooseShape>(
   shape: Shape,
   escapeHatch: EscapeHatch = 'extraBody',
 ) {
+  const z = zod();
   const known = Object.keys(shape);
   return z.strictObject(shape, {
     error: (issue) =>
@@ -208,6 +225,7 @@ export function monthlyRentProblem(value: unknown): string | undefined {
  * @param values The values the API accepts.
  */
 export function requestEnum<const T extends readonly [string, ...string[]]>(values: T) {
+  const z = zod();
   return z.enum(values, {
     error: (issue) => {
       const input = issue.input;
@@ -246,6 +264,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * `../common.ts` exports each one.
  */
 export const commonSchemas = onFirstUse(() => {
+  const z = zod();
   /** Identifiers are uuids on the wire today, but responses accept any string so a format change cannot break reads. */
   const idSchema = z.string();
 
@@ -291,6 +310,7 @@ export const commonSchemas = onFirstUse(() => {
  * client that only reads never builds them. `../common.ts` exports each one.
  */
 export const commonRequestSchemas = onFirstUse(() => {
+  const z = zod();
   /** A required text field: blank or whitespace-only strings are rejected. */
   const requiredTextSchema = withWireRule(
     z

@@ -4,7 +4,8 @@
  * present must still have the documented type. Amounts are in DOLLARS as the service reports
  * them (`1850.25`), unlike the `*_cents` fields of groups.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
+import { zod } from '../../load/zod.js';
 import {
   commonSchemas,
   type IncomeSource,
@@ -300,6 +301,7 @@ export interface IncomeReportData {
  * builds none of them (docs/benchmarks.md, "Cold start, round 6"). `../income-report.ts` exports each one.
  */
 export const incomeReportSchemas = onFirstUse(() => {
+  const z = zod();
   const { centsSchema, dateTimeSchema, idSchema, incomeSourceSchema, reasonCompletedSchema } =
     commonSchemas();
   // The leaf fields, built once and shared by every field of their type: zod schemas are immutable,

@@ -2,7 +2,8 @@
  * Reports of an applicant group (docs/wire-contract.md §2.4, §2.5, §4.3, §4.4). A report detail's `data` depends on
  * `report_type`: income data is typed, any other type is kept as a record rather than rejected.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
+import { zod } from '../../load/zod.js';
 import { withWireRule } from '../wire-rule.js';
 import { commonSchemas, isRecord, type OpenEnum, openEnum, responseObject } from './common.js';
 import { type IncomeReportData, incomeReportSchemas } from './income-report.js';
@@ -97,6 +98,7 @@ export function isIncomeReport(detail: ReportDetail): detail is IncomeReportDeta
  * none of them (docs/benchmarks.md, "Cold start, round 6"). `../reports.ts` exports each one.
  */
 export const reportSchemas = onFirstUse(() => {
+  const z = zod();
   const { dateTimeSchema, idSchema } = commonSchemas();
   const { incomeReportDataSchema } = incomeReportSchemas();
   /** One report in the reports list of a group. */

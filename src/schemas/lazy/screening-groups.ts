@@ -3,7 +3,7 @@
  * fields are still typed so existing callers keep compiling, with `@deprecated` pointing at the
  * income criteria that replace them.
  */
-import * as z from 'zod';
+import { zod } from '../../load/zod.js';
 import {
   commonRequestSchemas,
   commonSchemas,
@@ -193,6 +193,7 @@ export interface ScreeningGroupListParams {
  * builds none of them (docs/benchmarks.md, "Cold start, round 6"). `../screening-groups.ts` exports each one.
  */
 export const screeningGroupSchemas = onFirstUse(() => {
+  const z = zod();
   const { groupStatusSchema, idSchema, reasonCompletedSchema, timestampSchema } = commonSchemas();
   const {
     emailSchema,

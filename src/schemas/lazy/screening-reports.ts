@@ -4,7 +4,7 @@
  * report per screening) differ. Every field is optional: the service's pages show only the start
  * of the shape. Unknown fields are kept.
  */
-import * as z from 'zod';
+import { zod } from '../../load/zod.js';
 import { withWireRule } from '../wire-rule.js';
 import { type OpenEnum, openEnum, responseObject } from './common.js';
 import { onFirstUse } from './on-first-use.js';
@@ -119,6 +119,7 @@ export function isCombinedScreeningReport(data: ScreeningReportData): data is Co
  * builds none of them (docs/benchmarks.md, "Cold start, round 6"). `../screening-reports.ts` exports each one.
  */
 export const screeningReportSchemas = onFirstUse(() => {
+  const z = zod();
   const money = z.number().nullish();
 
   const figures = {

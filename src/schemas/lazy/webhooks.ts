@@ -5,7 +5,8 @@
  * unknown `code` is an {@link UnknownWebhookEvent}, not an error, because the vendor adds events
  * without notice and a receiver must not start rejecting deliveries when it does.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
+import { zod } from '../../load/zod.js';
 import { commonSchemas, type OpenEnum, openEnum, type ReasonCompleted, responseObject } from './common.js';
 import { onFirstUse } from './on-first-use.js';
 
@@ -222,6 +223,7 @@ export function isKnownWebhookEvent(event: WebhookEvent): event is KnownWebhookE
  * builds none of them (docs/benchmarks.md, "Cold start, round 6"). `../webhooks.ts` exports each one.
  */
 export const webhookSchemas = onFirstUse(() => {
+  const z = zod();
   const { idSchema, reasonCompletedSchema } = commonSchemas();
   /** Kind of report in a `REPORT_READY` event: income, asset, identity, or a newer value. */
   const webhookReportTypeSchema = openEnum(WEBHOOK_REPORT_TYPES);
