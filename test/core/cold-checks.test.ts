@@ -65,7 +65,7 @@ describe('the generated response check of applicantGroups.list', () => {
     for (const body of bodies) {
       const all = paths(body);
       const variants = [body];
-      for (let i = 0; i < 400; i++) {
+      for (let i = 0; i < 150; i++) {
         const path = all[Math.floor(rng() * all.length)] ?? [];
         variants.push(mutate(body, path, WRONG[Math.floor(rng() * WRONG.length)], rng));
       }
@@ -81,8 +81,8 @@ describe('the generated response check of applicantGroups.list', () => {
         }
       }
     }
-    expect(accepted).toBeGreaterThan(100);
-    expect(refused).toBeGreaterThan(300);
+    expect(accepted).toBeGreaterThan(40);
+    expect(refused).toBeGreaterThan(150);
   });
 
   it('leaves a body with an own __proto__ key to zod', () => {

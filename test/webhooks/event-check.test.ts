@@ -78,11 +78,11 @@ describe('webhook event check without zod', () => {
           expect('issues' in actual && actual.issues).toEqual(issues);
         }
       }),
-      { numRuns: 3000, seed: 7 },
+      { numRuns: 1500, seed: 7 },
     );
     // Both sides of the verdict were reached, on known and unknown codes.
-    expect(accepted).toBeGreaterThan(300);
-    expect(refused).toBeGreaterThan(300);
+    expect(accepted).toBeGreaterThan(150);
+    expect(refused).toBeGreaterThan(150);
   });
 
   it('knows every event code the schemas know, and no other', () => {

@@ -329,7 +329,7 @@ function toUnixSeconds(value: number | Date): string {
  * after: importing the client builds none of them (docs/benchmarks.md, "Cold start, round 6").
  * `../applicant-groups.ts` exports each one.
  */
-export const applicantGroupSchemas = onFirstUse(() => {
+export const applicantGroupSchemas = /* @__PURE__ */ onFirstUse(() => {
   const z = zod();
   const {
     centsSchema,
@@ -461,7 +461,7 @@ export const applicantGroupSchemas = onFirstUse(() => {
  * The schemas of the create body, built on first use (a client that only reads never builds
  * them) and the same objects after. `../applicant-groups.ts` exports each one.
  */
-export const applicantGroupCreateSchemas = onFirstUse(() => {
+export const applicantGroupCreateSchemas = /* @__PURE__ */ onFirstUse(() => {
   const z = zod();
   const { emailSchema, httpUrlSchema, phoneNumberSchema, requiredTextSchema, usStateSchema } =
     commonRequestSchemas();

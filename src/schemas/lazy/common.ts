@@ -263,7 +263,7 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * importing the client builds none of them (docs/benchmarks.md, "Cold start, round 6").
  * `../common.ts` exports each one.
  */
-export const commonSchemas = onFirstUse(() => {
+export const commonSchemas = /* @__PURE__ */ onFirstUse(() => {
   const z = zod();
   /** Identifiers are uuids on the wire today, but responses accept any string so a format change cannot break reads. */
   const idSchema = z.string();
@@ -309,7 +309,7 @@ export const commonSchemas = onFirstUse(() => {
  * The shared rules of request bodies (text, email, phone, URL, rent, state), built on first use: a
  * client that only reads never builds them. `../common.ts` exports each one.
  */
-export const commonRequestSchemas = onFirstUse(() => {
+export const commonRequestSchemas = /* @__PURE__ */ onFirstUse(() => {
   const z = zod();
   /** A required text field: blank or whitespace-only strings are rejected. */
   const requiredTextSchema = withWireRule(

@@ -300,7 +300,7 @@ export interface IncomeReportData {
  * The income report schemas, built on first use and the same objects after: importing the client
  * builds none of them (docs/benchmarks.md, "Cold start, round 6"). `../income-report.ts` exports each one.
  */
-export const incomeReportSchemas = onFirstUse(() => {
+export const incomeReportSchemas = /* @__PURE__ */ onFirstUse(() => {
   const z = zod();
   const { centsSchema, dateTimeSchema, idSchema, incomeSourceSchema, reasonCompletedSchema } =
     commonSchemas();

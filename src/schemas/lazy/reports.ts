@@ -97,7 +97,7 @@ export function isIncomeReport(detail: ReportDetail): detail is IncomeReportDeta
  * The report schemas, built on first use and the same objects after: importing the client builds
  * none of them (docs/benchmarks.md, "Cold start, round 6"). `../reports.ts` exports each one.
  */
-export const reportSchemas = onFirstUse(() => {
+export const reportSchemas = /* @__PURE__ */ onFirstUse(() => {
   const z = zod();
   const { dateTimeSchema, idSchema } = commonSchemas();
   const { incomeReportDataSchema } = incomeReportSchemas();

@@ -192,7 +192,7 @@ export interface ScreeningGroupListParams {
  * The screening group schemas, built on first use and the same objects after: importing the client
  * builds none of them (docs/benchmarks.md, "Cold start, round 6"). `../screening-groups.ts` exports each one.
  */
-export const screeningGroupSchemas = onFirstUse(() => {
+export const screeningGroupSchemas = /* @__PURE__ */ onFirstUse(() => {
   const z = zod();
   const { groupStatusSchema, idSchema, reasonCompletedSchema, timestampSchema } = commonSchemas();
   const {

@@ -118,7 +118,7 @@ export function isCombinedScreeningReport(data: ScreeningReportData): data is Co
  * The screening report schemas, built on first use and the same objects after: importing the client
  * builds none of them (docs/benchmarks.md, "Cold start, round 6"). `../screening-reports.ts` exports each one.
  */
-export const screeningReportSchemas = onFirstUse(() => {
+export const screeningReportSchemas = /* @__PURE__ */ onFirstUse(() => {
   const z = zod();
   const money = z.number().nullish();
 

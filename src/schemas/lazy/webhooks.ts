@@ -222,7 +222,7 @@ export function isKnownWebhookEvent(event: WebhookEvent): event is KnownWebhookE
  * The webhook event schemas, built on first use and the same objects after: importing the client
  * builds none of them (docs/benchmarks.md, "Cold start, round 6"). `../webhooks.ts` exports each one.
  */
-export const webhookSchemas = onFirstUse(() => {
+export const webhookSchemas = /* @__PURE__ */ onFirstUse(() => {
   const z = zod();
   const { idSchema, reasonCompletedSchema } = commonSchemas();
   /** Kind of report in a `REPORT_READY` event: income, asset, identity, or a newer value. */
