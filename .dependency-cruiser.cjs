@@ -29,6 +29,21 @@ module.exports = {
       to: { path: '(^|/)node_modules/undici/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'zod-loads-on-first-need',
+      comment:
+        'The library reaches zod\'s code only through src/load/zod.ts, which imports src/load/zod-api.ts the first time a call needs it (docs/benchmarks.md, "Cold start, round 7"): a run-time import of zod anywhere else would load it with the SDK. Type-only imports are free. The entries that build schemas at import (src/schemas/built-at-import.ts for applicant-verification/schemas, the households entry, the testing kit and the CLI) may import it.',
+      severity: 'error',
+      from: {
+        path: '^src/',
+        pathNot: [
+          '^src/load/zod-api\\.ts$',
+          '^src/schemas/built-at-import\\.ts$',
+          '^src/(testing|cli|households)/',
+        ],
+      },
+      to: { path: '(^|/)node_modules/zod/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'edge-entry-reaches-no-node-only-module',
       comment:
         'src/edge.ts (export conditions workerd, edge-light, worker) never reaches the files that load undici or Node built-ins: the Node client and connector, the undici transport and dispatchers, the file token store and file coordination, the Express and Fastify adapters, the testing kit, the CLI (reachability follows type-only imports too, so undici, whose types ClientOptions names, is left to the next rule). `npm run check:edge` proves the same on the bundle.',

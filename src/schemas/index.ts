@@ -2,9 +2,10 @@
  * `applicant-verification/schemas`: the zod schemas of every request, response and webhook event, the
  * lists of values the API documents, and the documented types, for users who validate what they
  * store themselves (a group read back from a database, an event taken off a queue). The schemas are
- * the ones the client validates with: a response schema keeps unknown fields and accepts unknown
- * enum strings; a request schema rejects unknown keys (docs/types.md). Importing this entry loads
- * zod and the schemas, not the client.
+ * built from the definitions the client validates with: a response schema keeps unknown fields and
+ * accepts unknown enum strings; a request schema rejects unknown keys (docs/types.md). Importing
+ * this entry loads zod and the schemas (the package's build gives it copies of its own), not the
+ * client.
  * @packageDocumentation
  * @module applicant-verification/schemas
  */
