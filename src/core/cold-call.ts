@@ -17,8 +17,10 @@ export function coldQuery(call: Call<z.ZodType>): Record<string, string> | undef
   if (call.cold?.pageQuery !== true) return undefined;
   const query = call.query;
   if (query === undefined) return {};
-  if (typeof query !== 'object' || query === null || Array.isArray(query)) return undefined;
-  const proto: unknown = Object.getPrototypeOf(query);
+  if (query === null || typeof query !== 'object') return undefined;
+  // A plain record only (an array or a class instance is the schema's to refuse). Reflect's
+  // getPrototypeOf throws on a primitive, where Object's would box it.
+  const proto = Reflect.getPrototypeOf(query);
   if (proto !== Object.prototype && proto !== null) return undefined;
   const keys = Object.keys(query);
   if (keys.length === 0) return {};

@@ -8,6 +8,7 @@ import {
   applicantGroupCreateWireSchema,
 } from '../schemas/applicant-groups.js';
 import type { RentUnit } from '../schemas/rent.js';
+import { withZod } from '../schemas/with-zod.js';
 import type { ColumnName } from './columns.js';
 import { correlationIdFor } from './correlation.js';
 import { type Merged, type Row, textField } from './household-checks.js';
@@ -99,7 +100,7 @@ export function buildHousehold(
   };
   // The SDK checks the body again before sending; checking here keeps "nothing is sent while
   // any row is bad" true even where its rules are stricter than the cells' (a name's length).
-  const check = applicantGroupCreateWireSchema(settings.apiRentUnit).safeParse(body);
+  const check = withZod(() => applicantGroupCreateWireSchema(settings.apiRentUnit)).safeParse(body);
   if (check.success) {
     return { key, line: first, lines: applicants.map((row) => row.line), correlationId, body };
   }

@@ -5,13 +5,14 @@
  * Importing this module builds the schemas (for `applicant-verification/schemas` and the testing
  * kit); the client builds them on first use through `./lazy/applicant-groups.ts`, where they are defined.
  */
-import { builtAtImport } from './built-at-import.js';
+
 import { applicantGroupCreateSchemas, applicantGroupSchemas } from './lazy/applicant-groups.js';
+import { withZod } from './with-zod.js';
 
 export * from './lazy/applicant-groups.js';
 
-const schemas = builtAtImport(applicantGroupSchemas);
-const createSchemas = builtAtImport(applicantGroupCreateSchemas);
+const schemas = withZod(applicantGroupSchemas);
+const createSchemas = withZod(applicantGroupCreateSchemas);
 
 /** Property of an applicant group, as returned by the service. */
 export const propertySchema = schemas.propertySchema;

@@ -5,12 +5,13 @@
  * Importing this module builds the schemas (for `applicant-verification/schemas` and the testing
  * kit); the client builds them on first use through `./lazy/common.ts`, where they are defined.
  */
-import { builtAtImport } from './built-at-import.js';
+
 import { commonSchemas } from './lazy/common.js';
+import { withZod } from './with-zod.js';
 
 export * from './lazy/common.js';
 
-const schemas = builtAtImport(commonSchemas);
+const schemas = withZod(commonSchemas);
 
 /** Status of an applicant group or screening group: not_started, in_progress, completed, or a newer value. */
 export const groupStatusSchema = schemas.groupStatusSchema;

@@ -7,12 +7,13 @@
  * Importing this module builds the schemas (for `applicant-verification/schemas` and the testing
  * kit); the client builds them on first use through `./lazy/income-report.ts`, where they are defined.
  */
-import { builtAtImport } from './built-at-import.js';
+
 import { incomeReportSchemas } from './lazy/income-report.js';
+import { withZod } from './with-zod.js';
 
 export * from './lazy/income-report.js';
 
-const schemas = builtAtImport(incomeReportSchemas);
+const schemas = withZod(incomeReportSchemas);
 
 /** One transaction of an income stream. */
 export const transactionSchema = schemas.transactionSchema;

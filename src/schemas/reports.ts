@@ -5,12 +5,13 @@
  * Importing this module builds the schemas (for `applicant-verification/schemas` and the testing
  * kit); the client builds them on first use through `./lazy/reports.ts`, where they are defined.
  */
-import { builtAtImport } from './built-at-import.js';
+
 import { reportSchemas } from './lazy/reports.js';
+import { withZod } from './with-zod.js';
 
 export * from './lazy/reports.js';
 
-const schemas = builtAtImport(reportSchemas);
+const schemas = withZod(reportSchemas);
 
 /** One report in the reports list of a group. */
 export const reportSummarySchema = schemas.reportSummarySchema;

@@ -6,12 +6,13 @@
  * Importing this module builds the schemas (for `applicant-verification/schemas` and the testing
  * kit); the client builds them on first use through `./lazy/screening-groups.ts`, where they are defined.
  */
-import { builtAtImport } from './built-at-import.js';
+
 import { screeningGroupSchemas } from './lazy/screening-groups.js';
+import { withZod } from './with-zod.js';
 
 export * from './lazy/screening-groups.js';
 
-const schemas = builtAtImport(screeningGroupSchemas);
+const schemas = withZod(screeningGroupSchemas);
 
 /** One applicant's screening. */
 export const screeningSchema = schemas.screeningSchema;

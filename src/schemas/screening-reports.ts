@@ -7,12 +7,13 @@
  * Importing this module builds the schemas (for `applicant-verification/schemas` and the testing
  * kit); the client builds them on first use through `./lazy/screening-reports.ts`, where they are defined.
  */
-import { builtAtImport } from './built-at-import.js';
+
 import { screeningReportSchemas } from './lazy/screening-reports.js';
+import { withZod } from './with-zod.js';
 
 export * from './lazy/screening-reports.js';
 
-const schemas = builtAtImport(screeningReportSchemas);
+const schemas = withZod(screeningReportSchemas);
 
 /** Answer of `GET /api/v1/screening_groups/{id}/report`. */
 export const screeningGroupReportUrlSchema = schemas.screeningGroupReportUrlSchema;

@@ -8,12 +8,13 @@
  * Importing this module builds the schemas (for `applicant-verification/schemas` and the testing
  * kit); the client builds them on first use through `./lazy/webhooks.ts`, where they are defined.
  */
-import { builtAtImport } from './built-at-import.js';
+
 import { webhookSchemas } from './lazy/webhooks.js';
+import { withZod } from './with-zod.js';
 
 export * from './lazy/webhooks.js';
 
-const schemas = builtAtImport(webhookSchemas);
+const schemas = withZod(webhookSchemas);
 
 /** Kind of report in a `REPORT_READY` event: income, asset, identity, or a newer value. */
 export const webhookReportTypeSchema = schemas.webhookReportTypeSchema;

@@ -41,7 +41,8 @@ export function checkWebhookEvent(body: unknown): EventCheck {
   if (!isObject(body)) return { issues: [{ path: [], message: expected('object', body) }] };
   const code = body.code;
   if (typeof code !== 'string') return { issues: [{ path: ['code'], message: expected('string', code) }] };
-  const fields = Object.hasOwn(EVENT_FIELDS, code) ? (EVENT_FIELDS[code] ?? []) : [];
+  // An own key only: a code such as `constructor` names no event.
+  const fields = (Object.hasOwn(EVENT_FIELDS, code) ? EVENT_FIELDS[code] : undefined) ?? [];
   const issues: EventIssue[] = [];
   for (const [name, kind] of fields) {
     const message = fieldIssue(kind, body[name]);
@@ -49,6 +50,7 @@ export function checkWebhookEvent(body: unknown): EventCheck {
   }
   if (issues.length > 0) return { issues };
   const event: Record<string, unknown> & { code: string } = { code };
+  // An own `__proto__` key is dropped, as zod drops it: assigned, it would set the prototype.
   const known = new Set<string>(['code', '__proto__']);
   for (const [name] of fields) {
     known.add(name);

@@ -12,7 +12,8 @@ import { z } from 'zod';
 import { mutate, paths, WRONG } from '../../bench/fast-check-equivalence.js';
 import { bulkListBody, seeded } from '../../bench/fixtures.js';
 import { coldChecksText } from '../../scripts/cold-checks.js';
-import { coldQuery } from '../../src/core/cold-call.js';
+import type { Call } from '../../src/core/call.js';
+import { coldQuery, preparesCold } from '../../src/core/cold-call.js';
 import { fastCheck } from '../../src/core/compiled.js';
 import { operationCall } from '../../src/core/operation.js';
 import { applicantGroupOperations } from '../../src/resources/applicant-groups.js';
@@ -100,6 +101,9 @@ describe('a page-only query sent without zod', () => {
     Object.assign(Object.create({ inherited: true }), { page: 2 }),
     Object.assign(Object.create(null), { page: 3 }),
     [],
+    null,
+    'page=2',
+    2,
   ];
 
   it('sends only what the query schema sends, and leaves the rest to it', () => {
@@ -121,5 +125,35 @@ describe('a page-only query sent without zod', () => {
     expect(sent({ page: 0 })).toBeUndefined();
     expect(sent({ page: 2, search: 'smith' })).toBeUndefined();
     expect(sent({ search: 'smith' })).toBeUndefined();
+  });
+
+  it('is only for an operation whose generator verified its query schema', () => {
+    // The token exchange's cold checks cover its response alone.
+    const call: Call<z.ZodType> = {
+      method: 'POST',
+      path: '/api/v1/tenants/auth',
+      query: { page: 2 },
+      schema: z.unknown(),
+      cold: { response: () => true },
+    };
+    expect(coldQuery(call)).toBeUndefined();
+    expect(coldQuery({ ...call, cold: { response: () => true, pageQuery: true } })).toEqual({ page: '2' });
+  });
+});
+
+describe('which calls are prepared without zod', () => {
+  const list = (query: unknown) => operationCall(applicantGroupOperations.list, { query });
+
+  it('a call with cold checks and no query, or a query they cover', () => {
+    expect(preparesCold(list(undefined))).toBe(true);
+    expect(preparesCold(list({ page: 3 }))).toBe(true);
+  });
+
+  it('not a query they do not cover, nor a call without cold checks', () => {
+    expect(preparesCold(list({ search: 'smith' }))).toBe(false);
+    expect(preparesCold(list({ page: 0 }))).toBe(false);
+    expect(preparesCold({ ...list(undefined), cold: undefined })).toBe(false);
+    const reports = operationCall(applicantGroupOperations.listReports, { pathParams: { groupId: 'g' } });
+    expect(preparesCold(reports)).toBe(false);
   });
 });

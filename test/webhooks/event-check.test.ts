@@ -89,6 +89,16 @@ describe('webhook event check without zod', () => {
     expect(Object.keys(EVENT_FIELDS).sort()).toEqual([...WEBHOOK_EVENT_CODES].sort());
   });
 
+  it('takes a code that names an inherited key for an unknown event, as zod does', () => {
+    for (const code of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+      const text = `{"code":${JSON.stringify(code)},"x":1}`;
+      const expected = webhookEventSchema.safeParse(JSON.parse(text));
+      expect(checkWebhookEvent(JSON.parse(text)), code).toEqual({
+        event: expected.success ? expected.data : 'refused',
+      });
+    }
+  });
+
   it('keeps a field added later, drops an own __proto__ key, and refuses a known event missing a field', () => {
     const body = JSON.parse(
       '{"__proto__":{"polluted":true},"report_type":"credit","code":"REPORT_READY","report_id":"r","applicant_group_id":"g","later":[1]}',
@@ -110,6 +120,8 @@ describe('webhook event check without zod', () => {
       'report_type',
       'later',
     ]);
+    expect('event' in checked && Object.getPrototypeOf(checked.event)).toBe(Object.prototype);
+    expect('event' in checked && 'polluted' in checked.event).toBe(false);
     expect(
       checkWebhookEvent({ code: 'REPORT_READY', applicant_group_id: 'g', report_type: 'income' }),
     ).toEqual({
