@@ -32,7 +32,8 @@ export const zodEnglishOnly: EsbuildPlugin = {
 export const throughSharedEntry: EsbuildPlugin = {
   name: 'through-shared-entry',
   setup(build) {
-    const shared = build.initialOptions.format === 'cjs' ? '../shared.cjs' : '../shared.js';
+    // The CommonJS build's files end in .cjs (tsup's outExtension), the ES module build's in .js.
+    const shared = `../shared${build.initialOptions.outExtension?.['.js'] ?? '.js'}`;
     build.onResolve({ filter: /^\.\.\/core\/(errors|options)\.js$/ }, () => ({
       path: shared,
       external: true,
