@@ -6,6 +6,8 @@
  */
 import type * as z from 'zod';
 import type { Call, ColdChecks, RequestOptions } from './call.js';
+import type { RetrySafety } from './retry.js';
+import type { OperationName } from './tracing.js';
 
 /**
  * How a create (a POST that makes something and may email applicants) is settled after an
@@ -83,38 +85,65 @@ export interface OperationInput {
   options?: RequestOptions | undefined;
 }
 
+type AnyDescriptor<S extends z.ZodType> = OperationDescriptor<
+  string,
+  S,
+  z.ZodType<Record<string, string>> | undefined,
+  z.ZodType | undefined
+>;
+
 /** The core call of one use of `operation`: traced under its name, retried per its method and create policy. */
 export function operationCall<S extends z.ZodType>(
-  operation: OperationDescriptor<
-    string,
-    S,
-    z.ZodType<Record<string, string>> | undefined,
-    z.ZodType | undefined
-  >,
+  operation: AnyDescriptor<S>,
   input: OperationInput = {},
 ): Call<S> {
-  // The schemas are read through getters: a descriptor builds them on first use, with zod, which
-  // a call covered by its cold checks never loads.
-  return {
-    method: operation.method,
-    path: operation.path,
-    pathParams: input.pathParams,
-    query: input.query,
-    get querySchema() {
-      return operation.query;
-    },
-    body: input.body,
-    get bodySchema() {
-      return input.bodyChecked === true ? undefined : operation.body;
-    },
-    get schema() {
-      return operation.response;
-    },
-    cold: operation.cold,
-    options: input.options,
-    safety: operation.method === 'GET' || operation.idempotent === true ? 'read' : 'create',
-    operation: operation.name,
-  };
+  return new OperationCall(operation, input);
+}
+
+/**
+ * One use of an operation. Its schemas are read from the descriptor when the core first needs
+ * them: a descriptor builds them on first use, with zod, which a call its cold checks cover never
+ * loads (src/core/cold-call.ts). Getters of a class, not of an object literal: a literal's getters
+ * are new functions for every call, and made the per-call path a quarter slower (bench/in-memory.ts).
+ */
+class OperationCall<S extends z.ZodType> implements Call<S> {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly pathParams: Record<string, unknown> | undefined;
+  readonly query: unknown;
+  readonly body: unknown;
+  readonly cold: ColdChecks | undefined;
+  readonly options: RequestOptions | undefined;
+  readonly safety: RetrySafety;
+  readonly operation: OperationName;
+  readonly #descriptor: AnyDescriptor<S>;
+  readonly #bodyChecked: boolean;
+
+  constructor(descriptor: AnyDescriptor<S>, input: OperationInput) {
+    this.method = descriptor.method;
+    this.path = descriptor.path;
+    this.pathParams = input.pathParams;
+    this.query = input.query;
+    this.body = input.body;
+    this.cold = descriptor.cold;
+    this.options = input.options;
+    this.safety = descriptor.method === 'GET' || descriptor.idempotent === true ? 'read' : 'create';
+    this.operation = descriptor.name;
+    this.#descriptor = descriptor;
+    this.#bodyChecked = input.bodyChecked === true;
+  }
+
+  get querySchema(): z.ZodType<Record<string, string>> | undefined {
+    return this.#descriptor.query;
+  }
+
+  get bodySchema(): z.ZodType | undefined {
+    return this.#bodyChecked ? undefined : this.#descriptor.body;
+  }
+
+  get schema(): S {
+    return this.#descriptor.response;
+  }
 }
 
 /** The `{name}` placeholders of a path template, in order. */
