@@ -40,6 +40,7 @@ const NOT_IN_NPM_TEST = [
   // Real-time fault suites: npm run test:faults (vitest.faults.config.ts).
   'test/reliability/faults-with-ids.test.ts',
   'test/reliability/faults-without-ids.test.ts',
+  'test/testing/faults.test.ts',
   // Child processes (the CLI's signals, token stores across processes, the mock bin): npm run
   // test:seams (vitest.seams.config.ts), beside the other suites of real processes.
   'test/cli/signals.test.ts',
