@@ -230,7 +230,7 @@ export class HttpCore {
     trace: CallTrace,
     resumed: CallContext | undefined,
   ): Promise<WithResponse<z.output<S>>> {
-    if (zodIfLoaded() === undefined && !preparesCold(call)) await loadZod();
+    if (needsZodFirst(call)) await loadZod();
     const prepared = this.#prepare(call);
     const client = this.#options;
     const options = call.options ?? NO_OPTIONS;
@@ -298,7 +298,7 @@ export class HttpCore {
    */
   sendOnce<S extends z.ZodType>(call: Call<S>): Promise<WithResponse<z.output<S>>> {
     return this.traced(call, async (trace) => {
-      if (zodIfLoaded() === undefined && !preparesCold(call)) await loadZod();
+      if (needsZodFirst(call)) await loadZod();
       const prepared = this.#prepare(call);
       const budget = callBudget(this.#options, call.options ?? NO_OPTIONS);
       const context = new CallContext(
@@ -670,4 +670,9 @@ export class HttpCore {
     });
     return { data, response: info };
   }
+}
+
+/** Whether zod must be loaded before `call` is prepared: it is not yet, and the call's cold checks do not cover it. */
+function needsZodFirst(call: Call<z.ZodType>): boolean {
+  return zodIfLoaded() === undefined && !preparesCold(call);
 }
