@@ -50,7 +50,7 @@ const common = {
     options.sourcesContent = false;
   },
   target: 'node20',
-  // The CommonJS build gets an `import.meta.url` (src/core/undici-modules.ts resolves undici's
+  // The CommonJS build gets an `import.meta.url` (src/core/transport/undici-modules.ts resolves undici's
   // modules from it).
   shims: true,
   platform: 'node',
