@@ -260,6 +260,8 @@ export class MockStore {
   readonly screeningGroups: ScreeningGroupRecord[] = [];
   /** Reports, oldest first. */
   readonly reports: ReportRecord[] = [];
+  /** Creation time of the group created last (either family); `-Infinity` before the first. */
+  lastCreatedAt = Number.NEGATIVE_INFINITY;
   readonly #applicantGroupsById = new Map<string, ApplicantGroupRecord>();
   readonly #screeningGroupsById = new Map<string, ScreeningGroupRecord>();
   readonly #reportsById = new Map<string, ReportRecord>();
@@ -312,11 +314,13 @@ export class MockStore {
     this.#applicantGroupsOf.clear();
     this.#screeningGroupsOf.clear();
     this.#reportsOf.clear();
+    this.lastCreatedAt = Number.NEGATIVE_INFINITY;
   }
 
   /** Stores a new applicant group and indexes its applicants. */
   addApplicantGroup(group: ApplicantGroupRecord): void {
     this.applicantGroups.push(group);
+    this.lastCreatedAt = group.createdAt;
     this.#applicantGroupsById.set(group.id, group);
     let ofAccount = this.#applicantGroupsOf.get(group.account);
     if (ofAccount === undefined) {
@@ -332,6 +336,7 @@ export class MockStore {
   /** Stores a new screening group and indexes its screenings. */
   addScreeningGroup(group: ScreeningGroupRecord): void {
     this.screeningGroups.push(group);
+    this.lastCreatedAt = group.createdAt;
     this.#screeningGroupsById.set(group.id, group);
     const ofAccount = this.#screeningGroupsOf.get(group.account);
     if (ofAccount === undefined) this.#screeningGroupsOf.set(group.account, [group]);
