@@ -53,7 +53,7 @@ export { InProcessCoordination } from './core/in-process-coordination.js';
 export type { Logger, LogLevel } from './core/log.js';
 export type { ClientOptions } from './core/options.js';
 export { ConfigurationError } from './core/options.js';
-export { Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
+export { type ListOptions, Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
 export type {
   RawGetMethod,
   RawGetOptions,

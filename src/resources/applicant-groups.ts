@@ -3,7 +3,7 @@ import { APIPromise, type WithResponse } from '../core/api-promise.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/batch.js';
 import type { HttpCore, RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
-import { listPages, type PagePromise } from '../core/pagination.js';
+import { type ListOptions, listPages, type PagePromise } from '../core/pagination.js';
 import { pollUntilSettled } from '../core/poll.js';
 import { exponentialBackoffMs } from '../core/retry.js';
 import { parseRequest } from '../core/validate.js';
@@ -135,7 +135,7 @@ export class ApplicantGroups extends APIResource {
    * Lists groups matching the filters. `await` gives the first page; `for await` walks every
    * group of every page.
    */
-  list(params: ApplicantGroupListParams = {}, options?: RequestOptions): PagePromise<ApplicantGroup> {
+  list(params: ApplicantGroupListParams = {}, options?: ListOptions): PagePromise<ApplicantGroup> {
     return listPages(this.core, {
       operation: applicantGroupOperations.list,
       params: { ...params },

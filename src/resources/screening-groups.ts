@@ -2,7 +2,7 @@
 import { APIPromise } from '../core/api-promise.js';
 import type { HttpCore, RequestOptions } from '../core/http.js';
 import { defineOperation, operationCall } from '../core/operation.js';
-import { listPages, type PagePromise } from '../core/pagination.js';
+import { type ListOptions, listPages, type PagePromise } from '../core/pagination.js';
 import { parseRequest } from '../core/validate.js';
 import { gatedCreate } from '../creates/create-gate.js';
 import type { Creates } from '../creates/creates.js';
@@ -95,7 +95,7 @@ export class ScreeningGroups extends APIResource {
   }
 
   /** Lists screening groups, 25 a page. */
-  list(params: ScreeningGroupListParams = {}, options?: RequestOptions): PagePromise<ScreeningGroup> {
+  list(params: ScreeningGroupListParams = {}, options?: ListOptions): PagePromise<ScreeningGroup> {
     return listPages(this.core, {
       operation: screeningGroupOperations.list,
       params: { ...params },
