@@ -4,8 +4,8 @@
  * an Authorization header or a request body.
  */
 import type * as z from 'zod';
-import { INSPECT, type InspectFunction } from './inspect.js';
-import { capText, maskText, redact } from './redact.js';
+import { INSPECT, type InspectFunction } from './observability/inspect.js';
+import { capText, maskText, redact } from './observability/redact.js';
 
 /** Response headers as a plain lower-cased record; Authorization-like headers are never kept. */
 export type ResponseHeaders = Record<string, string>;

@@ -4,9 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineOperation } from '../../src/core/operation.js';
-import { CAP_SLACK_PAGES, type ListOptions, listPages, MAX_PAGES } from '../../src/core/pagination.js';
-import type { Transport } from '../../src/core/transport.js';
+import { defineOperation } from '../../src/core/call/operation.js';
+import {
+  CAP_SLACK_PAGES,
+  type ListOptions,
+  listPages,
+  MAX_PAGES,
+} from '../../src/core/results/pagination.js';
+import type { Transport } from '../../src/core/transport/transport.js';
 import { PaginationLimitError, RequestValidationError } from '../../src/index.js';
 import { bareCore } from '../support/core.js';
 

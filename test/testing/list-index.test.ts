@@ -1,19 +1,19 @@
 /**
- * The mock's list indexes (src/testing/group-index.ts): every list answer the indexes give equals
+ * The mock's list indexes (src/testing/state/group-index.ts): every list answer the indexes give equals
  * the answer of filtering every group, over random stores, life-cycle moves and queries; and
  * the paths that must look at every group (a substring search, a list lag, a clock set back) do.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lowerBound, pageOfUnion } from '../../src/testing/group-index.js';
-import { queryApplicantGroups, queryScreeningGroups } from '../../src/testing/queries.js';
+import { lowerBound, pageOfUnion } from '../../src/testing/state/group-index.js';
+import { queryApplicantGroups, queryScreeningGroups } from '../../src/testing/state/queries.js';
 import {
   type ApplicantGroupRecord,
   groupStatus,
   MockStore,
   type Progress,
   type ScreeningGroupRecord,
-} from '../../src/testing/store.js';
+} from '../../src/testing/state/store.js';
 
 const START = Date.UTC(2026, 0, 15, 12, 0, 0);
 
