@@ -71,7 +71,7 @@ export {
 export type { ClientOptions } from './core/options.js';
 export { ConfigurationError } from './core/options.js';
 export type { BatchOptions, BatchProgress, Settled } from './core/results/batch.js';
-export { Page, PagePromise, type ToArrayOptions } from './core/results/pagination.js';
+export { type ListOptions, Page, PagePromise, type ToArrayOptions } from './core/results/pagination.js';
 export type { StoredToken, TokenStore } from './core/token/token-store.js';
 export { CorrelationConflictError } from './creates/correlation-conflict.js';
 export type { CreateOnceOptions, CreateOnceResult } from './creates/create-once.js';

@@ -6,7 +6,7 @@ import { pollUntilSettled } from '../core/call/poll.js';
 import { exponentialBackoffMs } from '../core/call/retry.js';
 import { parseRequest } from '../core/call/validate.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/results/batch.js';
-import { listPages, type PagePromise } from '../core/results/pagination.js';
+import { type ListOptions, listPages, type PagePromise } from '../core/results/pagination.js';
 import { gatedCreate } from '../creates/create-gate.js';
 import { type CreateOnceOptions, type CreateOnceResult, createOnce } from '../creates/create-once.js';
 import { type ApplicantGroupCreateOptions, rentFloorApplies } from '../creates/create-options.js';
@@ -135,7 +135,7 @@ export class ApplicantGroups extends APIResource {
    * Lists groups matching the filters. `await` gives the first page; `for await` walks every
    * group of every page.
    */
-  list(params: ApplicantGroupListParams = {}, options?: RequestOptions): PagePromise<ApplicantGroup> {
+  list(params: ApplicantGroupListParams = {}, options?: ListOptions): PagePromise<ApplicantGroup> {
     return listPages(this.core, {
       operation: applicantGroupOperations.list,
       params: { ...params },

@@ -3,7 +3,7 @@ import { APIPromise } from '../core/call/api-promise.js';
 import type { HttpCore, RequestOptions } from '../core/call/http.js';
 import { defineOperation, operationCall } from '../core/call/operation.js';
 import { parseRequest } from '../core/call/validate.js';
-import { listPages, type PagePromise } from '../core/results/pagination.js';
+import { type ListOptions, listPages, type PagePromise } from '../core/results/pagination.js';
 import { gatedCreate } from '../creates/create-gate.js';
 import type { Creates } from '../creates/creates.js';
 import { groupCreateRecovery } from '../creates/unresolved.js';
@@ -95,7 +95,7 @@ export class ScreeningGroups extends APIResource {
   }
 
   /** Lists screening groups, 25 a page. */
-  list(params: ScreeningGroupListParams = {}, options?: RequestOptions): PagePromise<ScreeningGroup> {
+  list(params: ScreeningGroupListParams = {}, options?: ListOptions): PagePromise<ScreeningGroup> {
     return listPages(this.core, {
       operation: screeningGroupOperations.list,
       params: { ...params },
