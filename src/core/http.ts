@@ -35,7 +35,7 @@ import {
   safeHeaders,
 } from './errors.js';
 import { checkFileURL } from './file-url.js';
-import { checkHeaderValues } from './headers.js';
+import { checkedHeaders } from './headers.js';
 import { type Limiter, QueueTimeoutError } from './limiter.js';
 import type { Logger } from './log.js';
 import type { ResolvedOptions } from './options.js';
@@ -127,8 +127,12 @@ export class HttpCore {
   #tokens: TokenSource | undefined;
   /** The caller's `defaultHeaders` as they were when the client was made (checked on the first call). */
   readonly #defaultHeaders: Record<string, string>;
-  /** The SDK's headers with {@link #defaultHeaders} over them: every API request starts from a copy. */
-  readonly #baseHeaders: Record<string, string>;
+  /**
+   * The SDK's headers and the checked {@link #defaultHeaders} (names lowercased): every API
+   * request starts from a copy. Built by the first call's check, which refuses any header the SDK
+   * sets, in any spelling (headers.ts).
+   */
+  #baseHeaders: Record<string, string> | undefined;
 
   constructor(options: CoreOptions, wiring: CoreWiring) {
     this.#options = options;
@@ -137,7 +141,6 @@ export class HttpCore {
     this.#basePath = options.baseURL.pathname.replace(/\/+$/, '');
     this.#debug = wiring.logger.debugEnabled ?? true;
     this.#defaultHeaders = copyRecords(options.defaultHeaders);
-    this.#baseHeaders = copyRecords(wiring.sdkHeaders, this.#defaultHeaders);
   }
 
   /** The logger, for resources and helpers that report through the same channel. */
@@ -386,7 +389,7 @@ export class HttpCore {
   /** Checks path parameters, query and body before any I/O; the prepared call carries wire values. */
   #prepare<S extends z.ZodType>(call: Call<S>): PreparedCall<S> {
     this.#checkDefaultHeaders();
-    if (call.options?.headers) checkHeaderValues(call.options.headers, 'headers');
+    const headers = call.options?.headers ? checkedHeaders(call.options.headers, 'headers') : undefined;
     const path = call.pathParams ? fillPath(call.path, call.pathParams) : call.path;
     const parsedQuery =
       coldQuery(call) ??
@@ -397,7 +400,7 @@ export class HttpCore {
       body = mergeExtra(body as Record<string, unknown>, call.options.extraBody, 'extraBody');
     }
     // A new object, not `{ ...call, path, ... }`: see PreparedCall.
-    return { call, path, search: query ? searchOf(query) : '', body };
+    return { call, path, search: query ? searchOf(query) : '', body, headers };
   }
 
   /**
@@ -409,14 +412,15 @@ export class HttpCore {
     return checkFileURL(url, this.#origin, this.#basePath, field);
   }
 
-  /** Whether the client's `defaultHeaders` passed their check (the copy taken at construction never changes). */
-  #defaultHeadersChecked = false;
-
-  /** Checks the client's `defaultHeaders` on the first call, and again on each call while they fail. */
+  /**
+   * Checks the client's `defaultHeaders` on the first call (and again on each call while they
+   * fail), and builds {@link #baseHeaders} from them once they pass: the copy taken at
+   * construction never changes.
+   */
   #checkDefaultHeaders(): void {
-    if (this.#defaultHeadersChecked) return;
-    checkHeaderValues(this.#defaultHeaders, 'defaultHeaders');
-    this.#defaultHeadersChecked = true;
+    if (this.#baseHeaders !== undefined) return;
+    const checked = checkedHeaders(this.#defaultHeaders, 'defaultHeaders');
+    this.#baseHeaders = copyRecords(this.#wiring.sdkHeaders, checked);
   }
 
   #wantsAuth(call: Call<z.ZodType>): boolean {
@@ -513,7 +517,8 @@ export class HttpCore {
         headers = { 'user-agent': wiring.sdkHeaders['user-agent'] ?? 'applicant-verification' };
       } else {
         path = `${this.#basePath}${prepared.path}${prepared.search}`;
-        headers = copyRecords(this.#baseHeaders, call.options?.headers);
+        // Caller names are lowercased and none is the SDK's (headers.ts): nothing below is replaced.
+        headers = copyRecords(this.#baseHeaders, prepared.headers);
       }
       if (token !== undefined) headers.authorization = `Bearer ${token}`;
       if (prepared.body !== undefined) {

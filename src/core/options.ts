@@ -63,7 +63,14 @@ export interface ClientOptions {
   maxResponseBytes?: number | undefined;
   /** Allow a plain-http baseURL on a non-loopback host (never in production). Default false. */
   allowInsecureHttp?: boolean | undefined;
-  /** Headers added to every API request (never sent to a PDF file host). */
+  /**
+   * Headers added to every API request (never sent to a PDF file host). Names are
+   * case-insensitive: a header the SDK sets (`Authorization`, `Content-Type`, `Content-Length`,
+   * `Host`, `User-Agent`, `Accept`, the connection's own), in any spelling, is a
+   * `RequestValidationError` on the first call, before any I/O. To act for another account, use
+   * `withOptions({ clientId, secretKey })` (or a client with `accessToken`), never an
+   * `Authorization` header.
+   */
   defaultHeaders?: Record<string, string> | undefined;
   /**
    * How the API reads an applicant-group create's `monthly_rent`: `'dollars'` (default, the
