@@ -57,7 +57,13 @@ export interface ClientOptions {
   logger?: Logger | undefined;
   /** `strict` (default) throws ResponseValidationError on a bad response; `warn` logs and returns it. */
   validation?: ValidationMode | undefined;
-  /** Requests in flight at once, across the client. Default unlimited. */
+  /**
+   * Requests in flight at once, across the client (default: no limit of the client's own). On a
+   * root client it also caps the sockets of the API pool that the root and every client derived
+   * from it share; without it that pool opens at most 16 sockets to the API host (requests beyond
+   * wait in its queue, within their attempt's timeout). Ignored for the sockets when the client
+   * sends through a caller's `dispatcher` or `fetch`, which manage their own.
+   */
   maxConcurrency?: number | undefined;
   /** Response bodies larger than this many bytes are refused. Default 50 MB. */
   maxResponseBytes?: number | undefined;
