@@ -23,6 +23,7 @@ import {
   type RawRequestMethod,
   rawRequestMethods,
 } from './core/raw-request.js';
+import { maskText } from './core/redact.js';
 import { runtimeName } from './core/runtime.js';
 import { KnownSecrets } from './core/secrets.js';
 import { createTokenExchange } from './core/token-exchange.js';
@@ -60,6 +61,15 @@ export class ClientBase {
   /** The API base URL in use. */
   readonly baseURL: string;
   /**
+   * The account the client acts for: its client id (a root's, or the one `withOptions` was given;
+   * a derived client without credentials keeps its parent's). `undefined` for a client built with
+   * an `accessToken`, which names no account. Shown by `util.inspect` and `toJSON`; the secret key
+   * never is.
+   */
+  get clientId(): string | undefined {
+    return this.#clientId;
+  }
+  /**
    * A raw request, for endpoints and fields newer than the SDK, through the same core (auth,
    * retries under the create policy, timeouts, logging); validated when a `schema` is given.
    *
@@ -72,6 +82,7 @@ export class ClientBase {
   readonly get: RawGetMethod;
   /** A raw POST to `path`, never resent after an ambiguous failure without a `lookup`; see {@link VerificationClient.request}. */
   readonly post: RawPostMethod;
+  readonly #clientId: string | undefined;
   readonly #stopPauses: () => void;
   readonly #core: HttpCore;
   readonly #family: ClientFamily;
@@ -94,6 +105,7 @@ export class ClientBase {
     // A static token has no client id: its processes coordinate under one shared stand-in.
     const coordinationKey = resolved.credentials?.clientId ?? 'access-token';
     this.baseURL = resolved.baseURL.href;
+    this.#clientId = resolved.credentials?.clientId;
     // A derived client's options already name its credentials (deriveOptions built them).
     this.#options = parent
       ? options
@@ -262,14 +274,18 @@ export class ClientBase {
     return this.#connection.close();
   }
 
-  /** @internal Shows where the client points, never its credentials. */
+  /** @internal Shows where the client points and the account it acts for, never a secret. */
   [INSPECT](): string {
-    return `VerificationClient { baseURL: '${this.baseURL}' }`;
+    // Masked as error messages mask it (an id that reads as an email is one).
+    const account = this.clientId === undefined ? '' : `, clientId: '${maskText(this.clientId)}'`;
+    return `VerificationClient { baseURL: '${this.baseURL}'${account} }`;
   }
 
   /** @internal */
   toJSON(): Record<string, string> {
-    return { baseURL: this.baseURL };
+    return this.clientId === undefined
+      ? { baseURL: this.baseURL }
+      : { baseURL: this.baseURL, clientId: this.clientId };
   }
 }
 

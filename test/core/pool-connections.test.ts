@@ -9,7 +9,6 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VerificationClient } from '../../src/index.js';
 
-
 /** A server that answers each token exchange and each GET a moment later, counting the sockets. */
 async function countingServer(): Promise<{ url: string; sockets: () => number; server: Server }> {
   let sockets = 0;
