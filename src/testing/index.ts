@@ -46,7 +46,7 @@ export type { Outbox, OutboxEntry } from './outbox.js';
 export type { ErrorBody, FieldError } from './responses.js';
 export type { MockServer, MockServerOptions } from './server.js';
 export { createMockServer } from './server.js';
-export type { RequestLogEntry, RequestStats } from './stats.js';
+export type { RequestCounts, RequestLogEntry, RequestStats, RequestStatsSummary } from './stats.js';
 export type {
   ApplicantGroupRecord,
   ApplicantRecord,
