@@ -6,7 +6,12 @@
  * (client-family.ts).
  */
 
-import { type ClientFamily, type DerivedClientOptions, deriveOptions } from './client-family.js';
+import {
+  type ClientFamily,
+  type DerivedClientOptions,
+  deriveOptions,
+  type PlatformRootOptions,
+} from './client-family.js';
 import { StaticTokenSource, TokenManager, type TokenSource } from './core/auth.js';
 import type { Connection, Connector } from './core/connector.js';
 import { publishPause, sharePauses, withCoordinatedExchange } from './core/coordinated.js';
@@ -83,6 +88,8 @@ export class ClientBase {
   /** A raw POST to `path`, never resent after an ambiguous failure without a `lookup`; see {@link VerificationClient.request}. */
   readonly post: RawPostMethod;
   readonly #clientId: string | undefined;
+  /** Whether the client acts for no account (a platform root): every call is refused. */
+  readonly #noAccount: boolean;
   readonly #stopPauses: () => void;
   readonly #core: HttpCore;
   readonly #family: ClientFamily;
@@ -97,8 +104,14 @@ export class ClientBase {
   constructor(options: ClientOptions, connector: Connector) {
     const parent = deriving;
     deriving = undefined;
+    const platformRoot = buildingPlatformRoot;
+    buildingPlatformRoot = false;
+    // A platform root acts for no account, and so does a client derived from it without credentials.
+    const noAccount = parent ? parent.noAccount && parent.sameAccount !== undefined : platformRoot;
+    this.#noAccount = noAccount;
     const resolved = resolveOptions(options, connector.defaults, {
       credentialsFromEnvironment: parent === undefined,
+      noAccount,
     });
     const clock = resolved.clock;
     const origin = resolved.baseURL.origin;
@@ -157,6 +170,7 @@ export class ClientBase {
       sdkHeaders: family.sdkHeaders,
       secrets: account.secrets,
       account: parent && resolved.credentials ? coordinationKey : undefined,
+      noAccount,
       family,
       onRateLimitPause: shared ? (until) => publishPause(shared, coordinationKey, until, logger) : undefined,
     });
@@ -189,7 +203,13 @@ export class ClientBase {
             logger,
             () => clock.now(),
           )
-        : new StaticTokenSource(resolved.accessToken ?? ''));
+        : new StaticTokenSource(
+            noAccount
+              ? () => {
+                  throw core.noAccountError('auth.getToken()');
+                }
+              : (resolved.accessToken ?? ''),
+          ));
     account.tokens = tokens;
     this.#core = core;
     if (parent && shared) {
@@ -231,6 +251,35 @@ export class ClientBase {
   }
 
   /**
+   * A platform's root client, which is no account (docs/platforms.md): it holds the connection
+   * pool, the settings, the logger, the clock, the coordination and the token store that every
+   * landlord's client shares, and derives those clients with {@link withOptions}. It takes no
+   * credentials (and reads none from the environment), and refuses its own calls with a
+   * `ConfigurationError` naming `withOptions`, before any I/O, so a stray
+   * `root.applicantGroups.create()` creates under no landlord.
+   *
+   * ```ts
+   * const root = VerificationClient.platformRoot({ baseURL, tokenStore, coordination });
+   * const landlord = root.withOptions({ clientId: row.clientId, secretKey: row.secretKey });
+   * ```
+   * @throws {ConfigurationError} for a `clientId`, `secretKey` or `accessToken` option, or any
+   *   option an ordinary client refuses.
+   */
+  static platformRoot<C extends ClientBase>(
+    this: new (
+      options: ClientOptions,
+    ) => C,
+    options: PlatformRootOptions,
+  ): C {
+    buildingPlatformRoot = true;
+    try {
+      return new this(options as ClientOptions);
+    } finally {
+      buildingPlatformRoot = false;
+    }
+  }
+
+  /**
    * A client for another account (or the same account with other per-call behaviour) that shares
    * this client's connection, logger, tracing, clock and coordination, and keeps its own access
    * token, 429 pause and rent-unit state. Deriving does no I/O and costs a few kilobytes, so a
@@ -253,6 +302,7 @@ export class ClientBase {
       family: this.#family,
       transport: this.#transport,
       sameAccount: derivation.sameAccount ? this.#account : undefined,
+      noAccount: this.#noAccount,
       maxConcurrencyGiven: options.maxConcurrency !== undefined,
     };
     try {
@@ -340,5 +390,10 @@ let deriving:
       sameAccount: AccountState | undefined;
       /** Whether the derivation sets `maxConcurrency` (a same-account client then gets its own limiter). */
       maxConcurrencyGiven: boolean;
+      /** Whether the parent acts for no account (a platform root, or derived from one without credentials). */
+      noAccount: boolean;
     }
   | undefined;
+
+/** Set by `platformRoot` for the constructor it calls (the entries' constructors take options only). */
+let buildingPlatformRoot = false;

@@ -9,7 +9,7 @@
  * on purpose, with its documentation.
  */
 
-export type { DerivedClientOptions } from './client-family.js';
+export type { DerivedClientOptions, PlatformRootOptions } from './client-family.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
 export type { BatchOptions, BatchProgress, Settled } from './core/batch.js';
 export type { Clock } from './core/clock.js';

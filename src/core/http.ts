@@ -38,7 +38,7 @@ import { checkFileURL } from './file-url.js';
 import { checkedHeaders } from './headers.js';
 import { type Limiter, QueueTimeoutError } from './limiter.js';
 import type { Logger } from './log.js';
-import type { ResolvedOptions } from './options.js';
+import { ConfigurationError, type ResolvedOptions } from './options.js';
 import { MayHaveReachedServerError } from './reached-server.js';
 import { maskText } from './redact.js';
 import {
@@ -91,6 +91,11 @@ export interface CoreWiring {
    * traces. `undefined` for a root client, whose messages stay as they were.
    */
   account?: string | undefined;
+  /**
+   * Set for a platform root and the clients derived from it without credentials
+   * (docs/platforms.md): they act for no account, so every call is refused before any I/O.
+   */
+  noAccount?: boolean | undefined;
   /** The family a client belongs to: once its root is closed, every member refuses calls. */
   family?: { readonly closed: boolean } | undefined;
   /** Called with the end of each client-wide 429 pause (epoch ms), to publish it to the fleet. */
@@ -196,6 +201,7 @@ export class HttpCore {
    */
   traced<S extends z.ZodType, T>(call: Call<S>, run: (trace: CallTrace) => Promise<T>): Promise<T> {
     if (this.#isClosed()) return this.#refuseClosed(call);
+    if (this.#wiring.noAccount === true) return Promise.reject(this.#refuseNoAccount(call));
     const operation = call.operation ?? RAW_REQUEST_OPERATION;
     const path = call.pathTemplate ?? call.path;
     return traceCall({ operation, method: call.method, path, clientId: this.#wiring.account }, run);
@@ -213,12 +219,29 @@ export class HttpCore {
     resumed: CallContext | undefined,
   ): Promise<WithResponse<z.output<S>>> {
     if (this.#isClosed()) return this.#refuseClosed(call);
+    if (this.#wiring.noAccount === true) return Promise.reject(this.#refuseNoAccount(call));
     return this.#run(call, trace, resumed);
   }
 
   /** Whether this client, or the root of its family, has been closed. */
   #isClosed(): boolean {
     return this.#closed || this.#wiring.family?.closed === true;
+  }
+
+  /**
+   * The error a client that acts for no account (a platform root) refuses `what` (a call, a
+   * create) with, or `undefined` for a client of an account. The creates layer asks before it
+   * takes a lease.
+   */
+  noAccountError(what: string): ConfigurationError | undefined {
+    if (this.#wiring.noAccount !== true) return undefined;
+    return new ConfigurationError(
+      `${what} refused: this client is a platform root and acts for no account, so it sends nothing itself. Derive the account's client and call that: root.withOptions({ clientId, secretKey }).`,
+    );
+  }
+
+  #refuseNoAccount(call: Call<z.ZodType>): ConfigurationError | undefined {
+    return this.noAccountError(`${call.method} ${maskText(call.pathTemplate ?? call.path)}`);
   }
 
   /** The answer to any call once the client is closed. */

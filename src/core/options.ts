@@ -276,16 +276,35 @@ function credentialPair(
   return { clientId, secretKey };
 }
 
+/** A platform root names no account: credentials given to it are a mistake, refused by name. */
+function refuseCredentials(options: ClientOptions): void {
+  const given = (['clientId', 'secretKey', 'accessToken'] as const).filter(
+    (name) => options[name] !== undefined,
+  );
+  if (given.length === 0) return;
+  throw new ConfigurationError(
+    `A platform root acts for no account, so it takes no ${given.join(', ')}: pass each account's credentials to root.withOptions({ clientId, secretKey }), or build an ordinary client for one account.`,
+  );
+}
+
 /** Applies defaults and environment fallbacks, and checks everything. */
 export function resolveOptions(
   options: ClientOptions,
   defaults: TimingDefaults = NODE_DEFAULTS,
-  { credentialsFromEnvironment = true }: { credentialsFromEnvironment?: boolean } = {},
+  {
+    credentialsFromEnvironment = true,
+    noAccount = false,
+  }: {
+    credentialsFromEnvironment?: boolean;
+    /** A platform root (docs/platforms.md): it acts for no account, so it takes no credentials. */
+    noAccount?: boolean;
+  } = {},
 ): ResolvedOptions {
   const baseURL = resolveBaseURL(options.baseURL, options.allowInsecureHttp ?? false);
-  const { clientId, secretKey } = credentialPair(options, credentialsFromEnvironment);
+  if (noAccount) refuseCredentials(options);
+  const { clientId, secretKey } = credentialPair(options, credentialsFromEnvironment && !noAccount);
   const accessToken = options.accessToken;
-  if (accessToken === undefined && (!clientId || !secretKey)) {
+  if (!noAccount && accessToken === undefined && (!clientId || !secretKey)) {
     const missing = [
       !clientId && 'clientId (env VERIFICATION_CLIENT_ID)',
       !secretKey && 'secretKey (env VERIFICATION_SECRET_KEY)',
@@ -322,7 +341,7 @@ export function resolveOptions(
       'The tokenStore option needs get() and set(token) methods, as FileTokenStore has.',
     );
   }
-  if (tokenStore !== undefined && !(clientId && secretKey)) {
+  if (tokenStore !== undefined && !noAccount && !(clientId && secretKey)) {
     throw new ConfigurationError(
       'The tokenStore option shares tokens exchanged for clientId and secretKey: pass them too (an accessToken is not shared).',
     );
