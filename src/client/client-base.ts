@@ -18,8 +18,8 @@ import {
 import { publishPause, sharePauses, withCoordinatedExchange } from '../core/coordination/coordinated.js';
 import { processCoordination } from '../core/coordination/in-process-coordination.js';
 import { INSPECT } from '../core/observability/inspect.js';
-import { maskText } from '../core/observability/redact.js';
 import { createLogger } from '../core/observability/log.js';
+import { maskText } from '../core/observability/redact.js';
 import { type ClientOptions, type ResolvedOptions, resolveOptions } from '../core/options.js';
 import { StaticTokenSource, TokenManager, type TokenSource } from '../core/token/auth.js';
 import { KnownSecrets } from '../core/token/secrets.js';
