@@ -9,7 +9,7 @@
  * on purpose, with its documentation.
  */
 
-export type { DerivedClientOptions } from './client/client-family.js';
+export type { DerivedClientOptions, PlatformRootOptions } from './client/client-family.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/call/api-promise.js';
 export type { RequestOptions } from './core/call/http.js';
 export type {

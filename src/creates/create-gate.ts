@@ -196,6 +196,7 @@ export async function passGate<T>(
   pass: GatePass,
   task: (held: HeldGate) => Promise<T>,
 ): Promise<T> {
+  creates.refuseWithoutAccount(pass.caller);
   const held = await acquire(creates, pass);
   try {
     return await task(held);

@@ -29,7 +29,12 @@ export interface RequestOptions {
    * `createGraceWindow` (30 000).
    */
   createGraceWindow?: number;
-  /** Extra request headers (sent to the API only, never to a PDF file host). */
+  /**
+   * Extra request headers (sent to the API only, never to a PDF file host), over the client's
+   * `defaultHeaders` whatever the case of either name. A header the SDK sets (`Authorization`,
+   * `Content-Type`, `User-Agent`, ...), in any spelling, is a `RequestValidationError` before any
+   * I/O: act for another account with `withOptions`, not an `Authorization` header.
+   */
   headers?: Record<string, string>;
   /**
    * Body fields newer than this SDK, merged into the JSON body after validation (they are not
@@ -118,6 +123,8 @@ export interface PreparedCall<S extends z.ZodType> {
   readonly search: string;
   /** The body to send as JSON (checked, `extraBody` merged); `undefined` for none. */
   readonly body: unknown;
+  /** The call's own `headers`, checked, names lowercased (src/core/headers.ts); `undefined` for none. */
+  readonly headers: Record<string, string> | undefined;
 }
 
 /** Path segments that would walk the URL instead of naming a resource. */
