@@ -11,6 +11,7 @@ export { isLogLevel } from './core/log.js';
 export { maskText } from './core/redact.js';
 export { MONTH_NAMES } from './helpers/dates.js';
 export { stateNameForCode } from './helpers/states.js';
+export { shownValue } from './households/shown.js';
 export { isSettledGroup } from './resources/applicant-groups.js';
 export { E164_PHONE_PATTERN } from './schemas/common.js';
 export { rentCentsMeant } from './schemas/rent.js';

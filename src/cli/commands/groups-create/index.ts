@@ -16,6 +16,7 @@ import { access, readFile } from 'node:fs/promises';
 import { dirname, parse as parsePath, resolve } from 'node:path';
 import { ConfigurationError, type VerificationClient } from 'applicant-verification';
 import {
+  type ColumnSpec,
   HOUSEHOLD_COLUMNS,
   type Household,
   type ParsedHouseholds,
@@ -50,11 +51,12 @@ import { type BatchOutcome, conflictLine, runBatch } from './run-batch.js';
 
 const HEADER_LINE = HOUSEHOLD_COLUMNS.map((column) => column.name).join(',');
 
+// A column the header may lack but whose blank is an error without its option reads "required*".
 function columnsHelp(): string {
-  return HOUSEHOLD_COLUMNS.map(
-    (column) =>
-      `  ${column.name.padEnd(19)}${(column.required ? 'required' : 'optional').padEnd(9)}${column.level.padEnd(10)}${column.description}`,
-  ).join('\n');
+  return HOUSEHOLD_COLUMNS.map((column: ColumnSpec) => {
+    const label = column.required ? 'required' : column.requiredUnless ? 'required*' : 'optional';
+    return `  ${column.name.padEnd(19)}${label.padEnd(10)}${column.level.padEnd(10)}${column.description}`;
+  }).join('\n');
 }
 
 /** Help of `groups create`. */
@@ -77,6 +79,9 @@ Options:
   --default-country CC   country of phone numbers written without "+" and a country code
                          (ISO code, e.g. US: "(415) 555-0123" becomes +14155550123); without
                          it such numbers are refused, never guessed
+  --pad-zip-codes        read a ZIP code of 3 or 4 digits (2134: a spreadsheet dropped the
+                         leading zero) as 5 digits (02134), saying so for each; without it such
+                         a ZIP is a problem naming the likely fix
   --batch-id NAME        part of every correlation id: a new name starts a new round for
                          the same households (default: none)
   --grace SECONDS        how long a create sent by a killed run may take to show up before it
@@ -107,6 +112,7 @@ the id it had before an edit) whose emails or rent differ is a conflict.
 
 CSV columns (header names are case-insensitive; unknown columns are ignored with a warning):
 ${columnsHelp()}
+  * the column may be left out, or a cell blank, only with --decision-maker NAME
 
 Rows with the same household_key form one group (one row per applicant). Household columns
 may be left blank on a household's later rows; if repeated they must agree (text ignoring
@@ -131,6 +137,7 @@ const OPTIONS = {
   'api-rent-unit': { type: 'string' },
   'decision-maker': { type: 'string' },
   'default-country': { type: 'string' },
+  'pad-zip-codes': { type: 'boolean' },
   'batch-id': { type: 'string' },
   grace: { type: 'string' },
   log: { type: 'string' },
@@ -272,7 +279,13 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
     decisionMaker: values['decision-maker'],
     defaultCountry: values['default-country'],
     invitations: !values['no-invitations'],
+    padZipCodes: values['pad-zip-codes'] ?? false,
   });
+  for (const fix of plan.fixes) {
+    reporter.note(
+      `${shown}: line ${fix.line}, column ${fix.column}: "${safeCell(fix.from)}" read as "${fix.to}" (--pad-zip-codes)`,
+    );
+  }
   const usage = [
     ...(settings === undefined || dryRun ? [] : [settings]),
     ...headerProblems(plan, shown, values['decision-maker'] !== undefined),

@@ -113,7 +113,7 @@ function failedResult(household: Household, error: unknown, context = ''): House
       `the create may have reached the server and its group has not appeared; it was not resent. A rerun looks it up (correlation id ${household.correlationId}): ${describeError(error)}`,
     );
   }
-  return resultOf(household, 'failed', '', `${context}${describeRowError(error)}`);
+  return resultOf(household, 'failed', '', `${context}${describeRowError(error, household.body)}`);
 }
 
 // The server answered and refused, or the request never left: no group can exist.
