@@ -17,6 +17,11 @@ export const EXIT_CONFLICT = 3;
 export const EXIT_LOCKED = 4;
 /** The API refused the credentials: nothing was sent, no results or journal were written. */
 export const EXIT_AUTH = 5;
+/**
+ * The command line's local state (a journal line, the state folder) is damaged or belongs to
+ * another server: nothing was sent, and the message names the file and the repair.
+ */
+export const EXIT_STATE = 6;
 /** Stopped by Ctrl-C (SIGINT): 128 + 2, the shell convention. */
 export const EXIT_SIGINT = 130;
 /** Stopped by SIGTERM: 128 + 15, the shell convention. */
@@ -30,6 +35,11 @@ export function exitCodeForSignal(signal: NodeJS.Signals): number {
 /** The command line is wrong (exit code 2): the message says what to change. */
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** Local state that cannot be trusted as it is (exit code 6): the message names the file and the repair. */
+export class StateError extends Error {
+  override name = 'StateError';
 }
 
 /** Another run holds the lock of this batch (exit code 4). */

@@ -124,7 +124,8 @@ ${HEADER_LINE}
 
 Exit codes: 0 every household created or already there; 1 bad rows, or some households failed
 or are unresolved (rerun); 2 usage; 3 conflicts; 4 another run holds the lock;
-5 authentication failed; 130/143 stopped by SIGINT/SIGTERM.
+5 authentication failed; 6 local state cannot be trusted (a damaged journal line: the message
+names the file, the line and the repair; nothing was sent); 130/143 stopped by SIGINT/SIGTERM.
 
 ${COMMON_HELP}`;
 
@@ -373,11 +374,22 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   try {
     const lock = await BatchLock.acquire(lockPath, (message) => reporter.error(message));
     try {
-      // The account's own journal has the last word over the shared one of earlier versions.
-      const previous = new Map([
-        ...(await readJournal(files.sharedJournal)),
-        ...(await readJournal(journalPath)),
-      ]);
+      // The account's own journal has the last word over the shared one of earlier versions. A
+      // damaged line stops the run here, before any lookup or create (JournalDamagedError).
+      const shared = await readJournal(files.sharedJournal);
+      const own = await readJournal(journalPath);
+      for (const [path, read] of [
+        [files.sharedJournal, shared],
+        [journalPath, own],
+      ] as const) {
+        if (read.tornLine === undefined) continue;
+        reporter.note(
+          `note: ${displayPath(io.cwd, path)}: line ${read.tornLine} was cut off (a run was killed while writing it); ignored: the create it announced was never sent`,
+        );
+      }
+      // Only the account's own journal is written: the shared one says its torn line each run.
+      await Journal.acknowledgeTorn(journalPath, own);
+      const previous = new Map([...shared.states, ...own.states]);
       outcome = await runBatch(client, households, {
         concurrency,
         graceMs: Math.round(graceSeconds * 1000),
