@@ -48,7 +48,7 @@ module.exports = {
       to: {
         path: [
           '^src/client\\.ts$',
-          '^src/core/(node-connector|undici-modules|undici-transport|dispatcher|file-token-store|file-coordination|node-builtins)\\.ts$',
+          '^src/core/(node-connector|undici-modules|undici-transport|dispatcher|file-token-store|file-coordination|command-line-state|node-builtins)\\.ts$',
           '^src/webhooks/adapters/(express|fastify)\\.ts$',
           '^src/(testing|cli|households)/',
         ],
@@ -63,7 +63,7 @@ module.exports = {
       from: {
         path: '^src/(core|creates|webhooks|resources|schemas|helpers|edge)/|^src/(client-base|edge)\\.ts$',
         pathNot: [
-          '^src/core/(node-connector|undici-modules|undici-transport|dispatcher|file-token-store|file-coordination|node-builtins)\\.ts$',
+          '^src/core/(node-connector|undici-modules|undici-transport|dispatcher|file-token-store|file-coordination|command-line-state|node-builtins)\\.ts$',
           '^src/webhooks/adapters/(express|fastify)\\.ts$',
         ],
       },

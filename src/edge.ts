@@ -8,6 +8,15 @@
  * @packageDocumentation
  * @module applicant-verification/edge
  */
+
+export type { CommandLineStateDir, CommandLineStateOptions } from './core/command-line-state-types.js';
 export { VerificationClient } from './edge/client.js';
-export { expressWebhook, FileCoordination, FileTokenStore, fastifyWebhook } from './edge/node-only.js';
+export {
+  commandLineCoordination,
+  commandLineStateDir,
+  expressWebhook,
+  FileCoordination,
+  FileTokenStore,
+  fastifyWebhook,
+} from './edge/node-only.js';
 export * from './portable.js';

@@ -4,6 +4,12 @@
  * @module applicant-verification
  */
 export { VerificationClient } from './client.js';
+export {
+  type CommandLineStateDir,
+  type CommandLineStateOptions,
+  commandLineCoordination,
+  commandLineStateDir,
+} from './core/command-line-state.js';
 export { FileCoordination } from './core/file-coordination.js';
 export { FileTokenStore } from './core/file-token-store.js';
 export * from './portable.js';

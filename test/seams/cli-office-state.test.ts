@@ -4,25 +4,71 @@
  * the CLI beside a script written from the docs on one machine, a results file of groups
  * written owner-only.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
-import { buildBin, HEADER_LINE, spawnBin, tempDir, writeHouseholds } from '../cli/helpers.js';
-import { removeBundle } from '../support/bundle.js';
+import {
+  buildBin,
+  correlationIds,
+  expectExactlyOnce,
+  HEADER_LINE,
+  spawnBin,
+  tempDir,
+  writeHouseholds,
+} from '../cli/helpers.js';
+import { bundleForNode, removeBundle } from '../support/bundle.js';
 
 const ARGS = ['--concurrency', '4', '--grace', '1', '--timeout', '5', '--max-retries', '2'];
 
 let mock: MockServer;
 let bin: string;
+let script: string;
 beforeAll(async () => {
   mock = await createMockServer({ seed: 5050, pageSize: 100 });
   bin = await buildBin();
+  script = await bundleForNode(
+    fileURLToPath(new URL('./docs-script-worker.ts', import.meta.url)),
+    'docs-script',
+  );
 });
 afterAll(async () => {
   await mock.close();
   removeBundle(bin);
+  removeBundle(script);
 });
+
+/** The docs' script as a child process in `cwd`, with the mock's credentials and `env`. */
+function runScript(
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [script], {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? '',
+      VERIFICATION_BASE_URL: mock.url,
+      VERIFICATION_CLIENT_ID: mock.clientId,
+      VERIFICATION_SECRET_KEY: mock.secretKey,
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
 
 function run(args: readonly string[], env: Record<string, string>) {
   return spawnBin(bin, args, mock, { env, timeoutMs: 60_000 }).result;
@@ -111,5 +157,44 @@ describe('point 2: a damaged journal', () => {
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(rerun.stderr.split('\n').filter((line) => line.includes('was cut off'))).toHaveLength(1);
     expect(rerun.stderr).toContain('0 created, 3 already existed');
+  });
+});
+
+describe('point 1: the CLI beside a script written from the docs', () => {
+  it('with XDG_STATE_HOME set (and with no setting at all), the two share one gate: every household once', async () => {
+    for (const setting of ['XDG_STATE_HOME', 'none'] as const) {
+      const dir = tempDir(`av-seams-docs-${setting}-`);
+      const home = join(dir, 'home');
+      // What a shell on the machine has: HOME, and XDG_STATE_HOME on many desktops.
+      const env: Record<string, string> = {
+        HOME: home,
+        ...(setting === 'XDG_STATE_HOME' ? { XDG_STATE_HOME: join(dir, 'xdg') } : {}),
+      };
+      const { path } = writeHouseholds(dir, 'households.csv', {
+        households: 40,
+        pairEvery: 5,
+        tag: `docs${setting}`,
+      });
+      const ids = await correlationIds(path);
+      // Both start at once; creates are slow enough that their lookups overlap.
+      mock.faults.next(40, { latencyMs: 30 }, { method: 'POST', path: '/api/v1/applicant_groups' });
+      const [cli, scripted] = await Promise.all([
+        run(['groups', 'create', '--csv', path, ...ARGS], env),
+        runScript(dir, env),
+      ]);
+      expect(scripted.code, scripted.stderr).toBe(0);
+      expect(cli.code, cli.stderr).toBe(0);
+      expectExactlyOnce(mock, ids);
+      const byScript = scripted.stdout.split('\n').filter((line) => line.endsWith(' created')).length;
+      expect(cli.stderr).toContain(`${40 - byScript} created`);
+      expect(cli.stderr).not.toContain('NOT on its gate');
+      expect(cli.stderr).not.toContain('more than once');
+      // The gate is where the command line resolves it, and where the docs' function points.
+      const gate =
+        setting === 'XDG_STATE_HOME'
+          ? join(dir, 'xdg', 'applicant-verification', 'coordination')
+          : join(home, '.local', 'state', 'applicant-verification', 'coordination');
+      expect(existsSync(gate)).toBe(true);
+    }
   });
 });

@@ -102,8 +102,10 @@ second run of the same account on the same file exits with code 4). Two accounts
 
 The gate: every household is created through one lease per (client id, correlation id), which
 every run using the same state directory (or Redis) takes, whatever folder its file is in, as
-do scripts whose client has coordination: new FileCoordination('DIR/coordination') and the
-same client id. A run that finds a household created meanwhile counts it as already existing.
+do scripts whose client has coordination: commandLineCoordination() (the same folder, resolved
+by the same function) and the same client id. A run that finds a household created meanwhile
+counts it as already existing, and warns when the gate had no record of it (a writer off the
+gate) or when a household has more than one group (created twice).
 
 Correlation ids: "cli-" + 16 hex digits of SHA-256 over --batch-id, household_key, the
 applicants' emails (lower-cased, sorted) and monthly_rent, the same as parseHouseholds gives
@@ -451,6 +453,17 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   if (outcome.foundAtCreate > 0) {
     reporter.note(
       `${outcome.foundAtCreate} household(s) were created by another run or script while this run worked (same gate: ${gate.where}); they were found, not created again.`,
+    );
+  }
+  if (outcome.foundOffGate.length > 0) {
+    const keys = outcome.foundOffGate.slice(0, 5).map(safeCell).join(', ');
+    reporter.error(
+      `warning: ${outcome.foundOffGate.length} household(s) (${keys}${outcome.foundOffGate.length > 5 ? ', ...' : ''}) were created while this run worked by a writer NOT on its gate (${gate.where} had no record of them): they were found, not created again, but two writers on different gates can both create a household when they send at the same moment. Give scripts commandLineCoordination() (or the same --state-dir / VERIFICATION_STATE_DIR) and the same client id.`,
+    );
+  }
+  for (const { household, groups } of outcome.twice) {
+    reporter.error(
+      `warning: ${shown}: line ${household.line} (household ${safeCell(household.key)}): ${groups.length} groups under its correlation id ${household.correlationId} (${groups.map((group) => group.id).join(', ')}): it was created, and its applicants invited, more than once, by writers that did not share a gate`,
     );
   }
   for (const { household, conflict } of conflicts)
