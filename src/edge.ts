@@ -9,8 +9,7 @@
  * @module applicant-verification/edge
  */
 
-export type { CommandLineStateDir, CommandLineStateOptions } from './core/command-line-state-types.js';
-export { VerificationClient } from './edge/client.js';
+export { VerificationClient } from './client/edge-client.js';
 export {
   commandLineCoordination,
   commandLineStateDir,
@@ -18,5 +17,9 @@ export {
   FileCoordination,
   FileTokenStore,
   fastifyWebhook,
-} from './edge/node-only.js';
+} from './client/edge-node-only.js';
+export type {
+  CommandLineStateDir,
+  CommandLineStateOptions,
+} from './core/coordination/command-line-state-types.js';
 export * from './portable.js';

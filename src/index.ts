@@ -3,15 +3,15 @@
  * @packageDocumentation
  * @module applicant-verification
  */
-export { VerificationClient } from './client.js';
+export { VerificationClient } from './client/node-client.js';
 export {
   type CommandLineStateDir,
   type CommandLineStateOptions,
   commandLineCoordination,
   commandLineStateDir,
-} from './core/command-line-state.js';
-export { FileCoordination } from './core/file-coordination.js';
-export { FileTokenStore } from './core/file-token-store.js';
+} from './core/coordination/command-line-state.js';
+export { FileCoordination } from './core/coordination/file-coordination.js';
+export { FileTokenStore } from './core/token/file-token-store.js';
 export * from './portable.js';
 export {
   type ExpressWebhookNext,

@@ -10,16 +10,16 @@
  * "Which clock").
  */
 
-import type { RequestOptions } from '../core/call.js';
+import type { RequestOptions } from '../core/call/call.js';
+import { exponentialBackoffMs } from '../core/call/retry.js';
 import type {
   CoordinationFailurePolicy,
   CreateLease,
   CreateOutcome,
   CreateOutcomeRecord,
   HeldCreateLease,
-} from '../core/coordination.js';
+} from '../core/coordination/coordination.js';
 import { APIConnectionError, APIError, RequestValidationError } from '../core/errors.js';
-import { exponentialBackoffMs } from '../core/retry.js';
 import { loadZod, zodIfLoaded } from '../load/zod.js';
 import type { Creates } from './creates.js';
 import { GroupMayHaveBeenCreatedError } from './errors.js';
