@@ -39,6 +39,13 @@ export interface CreateOnceResult {
   group: ApplicantGroup;
   /** `true` when this call created it (and sent its invitations); `false` when it already existed. */
   created: boolean;
+  /**
+   * When it already existed, how this call knew of it: `'gate'` when the coordination had it
+   * recorded (a writer sharing this gate made or found it), `'lookup'` when only the lookup found
+   * it (a writer that does not share the gate, such as a script with another coordination folder,
+   * made it: such writers can both create when they send at the same moment). Absent when created.
+   */
+  via?: 'gate' | 'lookup' | undefined;
 }
 
 /** The options of `applicantGroups.createOnce`: a create's options, and one of its own. */
@@ -234,9 +241,9 @@ class OnceCall {
     const recorded = await held.readOutcome();
     const found = this.#pick(await this.#lookup());
     if (found) {
-      if (recorded?.state !== 'created' || recorded.id !== found.id)
-        await held.record({ state: 'created', id: found.id });
-      return { group: found, created: false };
+      const known = recorded?.state === 'created' && recorded.id === found.id;
+      if (!known) await held.record({ state: 'created', id: found.id });
+      return { group: found, created: false, via: known ? 'gate' : 'lookup' };
     }
     const clock = this.#creates.clock;
     // An unresolved create long past is settled by the lookup above: its group never appeared.
@@ -249,7 +256,7 @@ class OnceCall {
       const grace = this.#options.createGraceWindow ?? this.#creates.graceWindowMs;
       const windowLeft = Math.max(0, grace - Math.max(0, clock.now() - recorded.recordedAt));
       const group = await this.#awaitEarlier(windowLeft);
-      if (group) return { group, created: false };
+      if (group) return { group, created: false, via: 'gate' };
       throw this.#unresolved(
         recorded.state === 'created'
           ? `group ${recorded.id}, recorded as created under it, did not appear in the list within the grace window`
