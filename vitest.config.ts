@@ -34,6 +34,8 @@ const NOT_IN_NPM_TEST = [
   'test/examples/**',
   'test/package/declarations.test.ts',
   'test/fleet/**',
+  // Faults injected into real processes on a real Redis: npm run test:chaos (vitest.chaos.config.ts).
+  'test/chaos/**',
   'test/seams/**',
   // Independent OpenAPI tools as child processes: npm run test:contract (vitest.contract.config.ts).
   'test/contract/**',
