@@ -4,15 +4,15 @@
  * households, in one or more waves (a job run again), and prints one JSON line: how each call
  * settled, the reports of possible duplicates it made, its warnings, and the waits its clock was
  * asked for. It can stop itself (SIGSTOP) at a named point of one household's create; the test
- * resumes it (SIGCONT). Its wall clock may run ahead or behind (skew-clock.ts, imported first).
+ * resumes it (SIGCONT). Its wall clock may run ahead or behind (skew-clock.ts).
  */
-import './skew-clock.js';
 import { Redis } from 'ioredis';
 import { mapSettled } from '../../src/core/batch.js';
 import type { CreateLease, CreateOutcome } from '../../src/core/coordination.js';
 import { VerificationClient } from '../../src/index.js';
 import { RedisCoordination } from '../../src/redis/index.js';
 import { groupCreateBody } from '../support/bodies.js';
+import { skewClock } from './skew-clock.js';
 
 /** Where a worker stops itself: after the lookup (before any write that precedes the POST), or after `unresolved` was recorded. */
 export type PausePoint = 'after-lookup' | 'after-unresolved';
@@ -59,6 +59,7 @@ export interface ChaosWorkerReport {
 }
 
 const config = JSON.parse(process.env.CHAOS ?? '') as ChaosWorkerConfig;
+const skew = skewClock();
 
 const waits: ChaosWorkerReport['waits'] = [];
 const clock = {
@@ -117,7 +118,10 @@ if (typeof renew === 'function') {
 }
 
 const warnings: ChaosWorkerReport['warnings'] = [];
-const record = (message: string) => warnings.push({ at: Date.now(), message });
+const record = (message: string) => {
+  if (process.env.CHAOS_DEBUG) process.stderr.write(`${message}\n`);
+  warnings.push({ at: Date.now(), message });
+};
 const coordination = new PausingCoordination(redis, { commandTimeoutMs: 1_000 });
 const client = new VerificationClient({
   coordination,
@@ -139,7 +143,6 @@ function reportsOf(value: unknown): unknown[] {
 try {
   const results: ChaosCallResult[] = [];
   // The start is on the real clock: the test's, not this process's skewed one.
-  const skew = Number(process.env.CHAOS_CLOCK_OFFSET_MS ?? '0');
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, config.startAt + skew - Date.now())));
   for (let wave = 0; wave < config.waves; wave++) {
     const settled = await mapSettled(

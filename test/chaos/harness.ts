@@ -135,7 +135,8 @@ export function summarize(
     .filter((result) => !warnings.some((warning) => warning.message.includes(`"${result.household}"`)))
     .map((result) => result.household);
   const errors: Record<string, number> = {};
-  for (const result of results) if (result.error) errors[result.error.name] = (errors[result.error.name] ?? 0) + 1;
+  for (const result of results)
+    if (result.error) errors[result.error.name] = (errors[result.error.name] ?? 0) + 1;
   const summary: ChaosSummary = {
     scenario,
     seed,
