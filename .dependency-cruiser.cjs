@@ -23,9 +23,9 @@ module.exports = {
     {
       name: 'undici-loads-with-the-first-client',
       comment:
-        "Only src/core/undici-modules.ts loads undici at run time: the modules of its Pool, Agent and errors, when the first client is built (docs/runtimes.md). An import of undici's index anywhere else in the library would load all of undici with the SDK. The testing kit and the CLI may import it.",
+        "Only src/core/transport/undici-modules.ts loads undici at run time: the modules of its Pool, Agent and errors, when the first client is built (docs/runtimes.md). An import of undici's index anywhere else in the library would load all of undici with the SDK. The testing kit and the CLI may import it.",
       severity: 'error',
-      from: { path: '^src/', pathNot: ['^src/core/undici-modules\\.ts$', '^src/(testing|cli)/'] },
+      from: { path: '^src/', pathNot: ['^src/core/transport/undici-modules\\.ts$', '^src/(testing|cli)/'] },
       to: { path: '(^|/)node_modules/undici/', dependencyTypesNot: ['type-only'] },
     },
     {
@@ -47,8 +47,8 @@ module.exports = {
       from: { path: '^src/edge\\.ts$' },
       to: {
         path: [
-          '^src/client\\.ts$',
-          '^src/core/(node-connector|undici-modules|undici-transport|dispatcher|file-token-store|file-coordination|node-builtins)\\.ts$',
+          '^src/client/node-client\\.ts$',
+          '^src/core/(transport/(node-connector|undici-modules|undici-transport|dispatcher|node-builtins)|token/file-token-store|coordination/file-coordination)\\.ts$',
           '^src/webhooks/adapters/(express|fastify)\\.ts$',
           '^src/(testing|cli|households)/',
         ],
@@ -61,9 +61,10 @@ module.exports = {
         'Everything the edge entry loads imports no Node built-in and no undici at run time (types are fine): Node-only facilities are reached through process.getBuiltinModule, and only the files named here load them.',
       severity: 'error',
       from: {
-        path: '^src/(core|creates|webhooks|resources|schemas|helpers|edge)/|^src/(client-base|edge)\\.ts$',
+        path: '^src/(core|creates|webhooks|resources|schemas|helpers|client)/|^src/edge\\.ts$',
         pathNot: [
-          '^src/core/(node-connector|undici-modules|undici-transport|dispatcher|file-token-store|file-coordination|node-builtins)\\.ts$',
+          '^src/client/node-client\\.ts$',
+          '^src/core/(transport/(node-connector|undici-modules|undici-transport|dispatcher|node-builtins)|token/file-token-store|coordination/file-coordination)\\.ts$',
           '^src/webhooks/adapters/(express|fastify)\\.ts$',
         ],
       },
@@ -89,10 +90,102 @@ module.exports = {
       from: { path: '^src/core/' },
       to: {
         path: [
-          '^src/(creates|resources|schemas|testing|cli|households|redis|webhooks)/',
-          '^src/(client|client-base|index|edge|portable|internal|webhooks)\\.ts$',
+          '^src/(creates|resources|schemas|testing|cli|households|redis|webhooks|client)/',
+          '^src/(index|edge|portable|internal)\\.ts$',
         ],
       },
+    },
+    // The rooms of src/core (src/core/README.md): what each may import from the others. The files
+    // at src/core's top (errors, options, clock, error-body) are used by every room.
+    {
+      name: 'core-transport-imports-no-other-room',
+      comment:
+        "src/core/transport moves bytes (connectors, transports, dispatchers, headers, the file links it may fetch, the runtime): it imports only the files at src/core's top (errors, options), never the token, coordination, observability, the call or its results.",
+      severity: 'error',
+      from: { path: '^src/core/transport/' },
+      to: { path: '^src/core/(token|coordination|observability|call|results)/' },
+    },
+    {
+      name: 'core-observability-imports-no-other-room',
+      comment:
+        "src/core/observability (tracing, the logger, redaction, inspect) is used by every room and uses none: only the files at src/core's top.",
+      severity: 'error',
+      from: { path: '^src/core/observability/' },
+      to: { path: '^src/core/(transport|token|coordination|call|results)/' },
+    },
+    {
+      name: 'core-token-imports-no-coordination-or-results',
+      comment:
+        "src/core/token (the access token, its exchange, stores and the client's secrets) sends its exchange as a call over the transport and logs through observability; a coordination serialises its exchange from outside (src/core/coordination), so it imports neither coordination nor the results of calls.",
+      severity: 'error',
+      from: { path: '^src/core/token/' },
+      to: { path: '^src/core/(coordination|results)/' },
+    },
+    {
+      name: 'core-coordination-imports-no-results',
+      comment:
+        'src/core/coordination (what processes share: leases, outcomes, pauses, token exchanges one at a time) is built on the token, the transport, observability and the call: it imports nothing of the results of calls.',
+      severity: 'error',
+      from: { path: '^src/core/coordination/' },
+      to: { path: '^src/core/results/' },
+    },
+    {
+      name: 'core-call-imports-no-coordination-or-results',
+      comment:
+        'src/core/call (one call: its descriptor, checks, retries, pacing, validation, HttpCore) is handed its coordination as options (src/core/options.ts names the interface), and what is built of many calls (src/core/results) is built on it: it imports neither.',
+      severity: 'error',
+      from: { path: '^src/core/call/' },
+      to: { path: '^src/core/(coordination|results)/' },
+    },
+    {
+      name: 'core-results-imports-call-and-observability-only',
+      comment:
+        "src/core/results (pages of a list, a batch's outcomes, the freshness of pre-signed links) is built on calls: it imports the call, observability and src/core's top, never the transport, token or coordination.",
+      severity: 'error',
+      from: { path: '^src/core/results/' },
+      to: { path: '^src/core/(transport|token|coordination)/' },
+    },
+    // The rooms of src/testing (src/testing/README.md). The entry files at its top (index, msw, bin,
+    // bin-main) and the server and controls rooms, which wire the mock together, may use every room.
+    {
+      name: 'testing-faults-imports-no-other-room',
+      comment:
+        'src/testing/faults (the fault queue and the request faults) is a leaf: no other room of the mock.',
+      severity: 'error',
+      from: { path: '^src/testing/faults/' },
+      to: { path: '^src/testing/(server|controls|state|accounts|reports|webhooks)/' },
+    },
+    {
+      name: 'testing-reports-imports-state-only',
+      comment:
+        "src/testing/reports (generated report data, screening reports, the PDF) reads the mock's state (clock, random, records) and nothing else of the mock.",
+      severity: 'error',
+      from: { path: '^src/testing/reports/' },
+      to: { path: '^src/testing/(server|controls|accounts|webhooks|faults)/' },
+    },
+    {
+      name: 'testing-accounts-imports-state-only',
+      comment:
+        'src/testing/accounts (the accounts one mock serves, their tokens) reads the clock and random of src/testing/state only.',
+      severity: 'error',
+      from: { path: '^src/testing/accounts/' },
+      to: { path: '^src/testing/(server|controls|reports|webhooks|faults)/' },
+    },
+    {
+      name: 'testing-webhooks-imports-server-and-faults-only',
+      comment:
+        "src/testing/webhooks (delivery, webhook faults and their control routes) uses the server's routing and responses and the fault queue, never the controls, accounts or reports.",
+      severity: 'error',
+      from: { path: '^src/testing/webhooks/' },
+      to: { path: '^src/testing/(controls|accounts|reports)/' },
+    },
+    {
+      name: 'testing-state-imports-no-controls-or-faults',
+      comment:
+        'src/testing/state (records, life cycle, queries, the clock, the outbox, stats) is what the controls read and the faults act on: it imports neither.',
+      severity: 'error',
+      from: { path: '^src/testing/state/' },
+      to: { path: '^src/testing/(controls|faults)/' },
     },
     {
       name: 'creates-sit-between-core-and-resources',
@@ -102,8 +195,8 @@ module.exports = {
       from: { path: '^src/creates/' },
       to: {
         path: [
-          '^src/(resources|testing|cli|households|redis|webhooks|edge)/',
-          '^src/(client|client-base|index|edge|portable|internal)\\.ts$',
+          '^src/(resources|testing|cli|households|redis|webhooks|client)/',
+          '^src/(index|edge|portable|internal)\\.ts$',
         ],
       },
     },
@@ -145,8 +238,8 @@ module.exports = {
       from: { path: '^src/schemas/index\\.ts$' },
       to: {
         path: [
-          '^src/(core|resources|webhooks|edge|testing|cli|redis)/',
-          '^src/(client|client-base|index|edge|portable|internal)\\.ts$',
+          '^src/(core|resources|webhooks|client|testing|cli|redis)/',
+          '^src/(index|edge|portable|internal)\\.ts$',
         ],
         reachable: true,
       },
@@ -165,7 +258,7 @@ module.exports = {
         'src/households (applicant-verification/households) turns CSV text into create bodies: it uses the schemas and core errors, never a client, an entry point, the testing kit, the CLI or the Redis entry.',
       severity: 'error',
       from: { path: '^src/households/' },
-      to: { path: ['^src/(testing|cli|redis|resources|webhooks)/', '^src/[^/]+\\.ts$'] },
+      to: { path: ['^src/(testing|cli|redis|resources|webhooks|client)/', '^src/[^/]+\\.ts$'] },
     },
     {
       name: 'redis-imports-core-only',

@@ -60,5 +60,5 @@ export default {
   clearTextReporter: { allowEmojis: false, logTests: false, reportScoreTable: true },
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
-  ignorePatterns: ['dist', 'coverage', 'docs/api', 'reports', '.tmp', 'bench/.cache', '*.tgz'],
+  ignorePatterns: ['dist', 'coverage', 'docs/api', '/reports', '.tmp', 'bench/.cache', '*.tgz'],
 };

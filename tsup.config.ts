@@ -50,7 +50,7 @@ const common = {
     options.sourcesContent = false;
   },
   target: 'node20',
-  // The CommonJS build gets an `import.meta.url` (src/core/undici-modules.ts resolves undici's
+  // The CommonJS build gets an `import.meta.url` (src/core/transport/undici-modules.ts resolves undici's
   // modules from it).
   shims: true,
   platform: 'node',
@@ -59,12 +59,14 @@ const common = {
   // work with their setupServer; only the redis entry names ioredis (its types: it uses the
   // caller's connection).
   external: ['msw', 'ioredis'],
-  // zod and jose are bundled, minified: importing the SDK costs about a third less than loading
-  // them from node_modules (docs/benchmarks.md, "Cold start"). Declarations still refer to zod's
-  // types, so zod stays a dependency. Whitespace and syntax only: identifiers keep their names
-  // (class names in util.inspect and stack traces), without keepNames' cost on import.
+  // zod and jose are bundled: importing the SDK costs about a third less than loading them from
+  // node_modules (docs/benchmarks.md, "Cold start"). Declarations still refer to zod's types, so
+  // zod stays a dependency. Syntax only is minified: the code keeps its lines, so a user's stack
+  // trace names a line and a short column without a source map (whitespace minification put the
+  // SDK on a few lines tens of thousands of columns long, for about 2% of cold-start CPU:
+  // docs/benchmarks.md, "Readable traces"), and identifiers keep their names (class names in
+  // util.inspect and stack traces), without keepNames' cost on import.
   noExternal: ['zod', 'jose'],
-  minifyWhitespace: true,
   minifySyntax: true,
   // `npm run build` empties dist first: two builds run at once and neither may clean the other's files.
   clean: false,

@@ -1,5 +1,5 @@
 /**
- * Evidence for src/core/compiled.ts: `safeParseFast(schema, body)` must give what
+ * Evidence for src/core/call/compiled.ts: `safeParseFast(schema, body)` must give what
  * `schema.safeParse(body)` gives (same verdict, same issues, equal data), and its fast path must
  * never accept what zod rejects. Compares the two on the response fixtures, the benchmark's
  * generated bodies, thousands of random single-field mutations of them (wrong types, deletions,
@@ -13,7 +13,7 @@
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
-import { fastCheck, safeParseFast } from '../src/core/compiled.js';
+import { fastCheck, safeParseFast } from '../src/core/call/compiled.js';
 import * as S from '../src/schemas/index.js';
 import { type FixtureName, loadFixture } from '../test/fixtures/load.js';
 import { bulkListBody, incomeReportBody, seeded } from './fixtures.js';

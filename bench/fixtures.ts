@@ -4,7 +4,7 @@
  * bytes every run, so runs compare.
  */
 import { SignJWT } from 'jose';
-import { buildIncomeReportData, generateVerificationReport } from '../src/testing/report-data.js';
+import { buildIncomeReportData, generateVerificationReport } from '../src/testing/reports/report-data.js';
 
 /** Credentials the benchmark server accepts (it checks nothing; they only have to be sent). */
 export const CLIENT_ID = 'bench_client';

@@ -234,7 +234,7 @@ async function coldStart(origin: string, runs: number) {
 const SCHEMA_MODES = [
   { key: 'schema-runtime', label: 'zod `safeParse` (JIT)' },
   { key: 'schema-zcompile', label: '`z.compile` then `safeParse`' },
-  { key: 'schema-fast', label: 'SDK fast check (`src/core/compiled.ts`)' },
+  { key: 'schema-fast', label: 'SDK fast check (`src/core/call/compiled.ts`)' },
 ] as const;
 
 const fmt = (n: number, digits = 0) =>
@@ -292,7 +292,7 @@ function coldLines(cold: Awaited<ReturnType<typeof coldStart>>, runs: number): s
   lines.push(
     `| the same in process CPU time | ${fmt(firstCallCpu, 2)} | ≤ 1.15 | ${firstCallCpu <= 1.15 ? 'met' : 'MISSED'} |`,
   );
-  // The SDK loads undici's Pool and Agent modules, not its index (src/core/undici-modules.ts): the
+  // The SDK loads undici's Pool and Agent modules, not its index (src/core/transport/undici-modules.ts): the
   // rows above compare with an application importing undici, these with one loading as little
   // (Pool's and request()'s modules), under which the SDK's own cost shows.
   const ownCost = shipped?.listAtDirectRatio ?? Number.NaN;

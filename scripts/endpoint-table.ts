@@ -1,5 +1,5 @@
 /** The README's endpoint table, rendered from the operation descriptors (`npm run generate` writes it). */
-import type { AnyOperation } from '../src/core/operation.js';
+import type { AnyOperation } from '../src/core/call/operation.js';
 
 /** The markers around the generated table in README.md. */
 export const ENDPOINTS_START =

@@ -3,7 +3,7 @@
  * any one is under 90% (Stryker's own `thresholds.break` judges the total only).
  *
  *   npm run test:mutation                          every module of mutation.modules.json
- *   npm run test:mutation -- src/core/retry.ts     the modules named
+ *   npm run test:mutation -- src/core/call/retry.ts     the modules named
  *   npm run test:mutation -- --changed             the modules whose fingerprint differs from the
  *                                                  one recorded in mutation.verified.json (CI)
  *

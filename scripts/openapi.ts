@@ -14,13 +14,13 @@
  *   src/schemas/wire-rule.ts), merged here;
  * - dates on the wire are ISO 8601 strings already (`dateTimeSchema`), so they need nothing.
  *
- * Every operation lists the error answers the mock gives on its route (src/testing/routes.ts) and
+ * Every operation lists the error answers the mock gives on its route (src/testing/server/routes.ts) and
  * the SDK handles (src/core/errors.ts), each with the `Error` body: the contract is what the SDK
  * and the mock observe and handle, not a promise of the vendor's.
  */
 import { z } from 'zod';
-import type { AnyOperation } from '../src/core/operation.js';
-import { pathParamsOf } from '../src/core/operation.js';
+import type { AnyOperation } from '../src/core/call/operation.js';
+import { pathParamsOf } from '../src/core/call/operation.js';
 import { applicantGroupSchema, applicantSchema } from '../src/schemas/applicant-groups.js';
 import {
   bankConnectionSchema,
@@ -309,7 +309,7 @@ type ErrorStatus = keyof typeof ERROR_ANSWERS;
 
 /**
  * Operations whose answer can expire: the mock answers 410 on their routes once the report data
- * has expired (src/testing/routes.ts).
+ * has expired (src/testing/server/routes.ts).
  */
 const EXPIRING: ReadonlySet<string> = new Set([
   'reports.retrieve',
@@ -385,7 +385,7 @@ function operationObject(operation: AnyOperation, writer: SchemaWriter): Json {
   };
 }
 
-/** The token in an `Authorization` header, as the SDK reads it (src/core/token-exchange.ts). */
+/** The token in an `Authorization` header, as the SDK reads it (src/core/token/token-exchange.ts). */
 const BEARER_HEADER: Json = {
   type: 'string',
   pattern: '^Bearer \\S+$',

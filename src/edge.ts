@@ -8,6 +8,6 @@
  * @packageDocumentation
  * @module applicant-verification/edge
  */
-export { VerificationClient } from './edge/client.js';
-export { expressWebhook, FileCoordination, FileTokenStore, fastifyWebhook } from './edge/node-only.js';
+export { VerificationClient } from './client/edge-client.js';
+export { expressWebhook, FileCoordination, FileTokenStore, fastifyWebhook } from './client/edge-node-only.js';
 export * from './portable.js';

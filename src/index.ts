@@ -3,9 +3,9 @@
  * @packageDocumentation
  * @module applicant-verification
  */
-export { VerificationClient } from './client.js';
-export { FileCoordination } from './core/file-coordination.js';
-export { FileTokenStore } from './core/file-token-store.js';
+export { VerificationClient } from './client/node-client.js';
+export { FileCoordination } from './core/coordination/file-coordination.js';
+export { FileTokenStore } from './core/token/file-token-store.js';
 export * from './portable.js';
 export {
   type ExpressWebhookNext,

@@ -5,10 +5,11 @@
  * (.dependency-cruiser.cjs allows exactly it). It is bundled into their builds like any other
  * module; package.json exports no path to it.
  */
-export { mapSettled } from './core/batch.js';
+
 export { formatPath } from './core/errors.js';
-export { isLogLevel } from './core/log.js';
-export { maskText } from './core/redact.js';
+export { isLogLevel } from './core/observability/log.js';
+export { maskText } from './core/observability/redact.js';
+export { mapSettled } from './core/results/batch.js';
 export { MONTH_NAMES } from './helpers/dates.js';
 export { stateNameForCode } from './helpers/states.js';
 export { isSettledGroup } from './resources/applicant-groups.js';

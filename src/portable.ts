@@ -9,9 +9,19 @@
  * on purpose, with its documentation.
  */
 
-export type { DerivedClientOptions } from './client-family.js';
-export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
-export type { BatchOptions, BatchProgress, Settled } from './core/batch.js';
+export type { DerivedClientOptions } from './client/client-family.js';
+export { APIPromise, type ResponseInfo, type WithResponse } from './core/call/api-promise.js';
+export type { RequestOptions } from './core/call/http.js';
+export type {
+  RawGetMethod,
+  RawGetOptions,
+  RawPostMethod,
+  RawPostOptions,
+  RawQueryValue,
+  RawRequest,
+  RawRequestMethod,
+} from './core/call/raw-request.js';
+export type { ValidationMode } from './core/call/validate.js';
 export type { Clock } from './core/clock.js';
 export type {
   Coordination,
@@ -21,7 +31,8 @@ export type {
   CreateOutcomeRecord,
   HeldCreateLease,
   LeaseHolder,
-} from './core/coordination.js';
+} from './core/coordination/coordination.js';
+export { InProcessCoordination } from './core/coordination/in-process-coordination.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -48,22 +59,7 @@ export {
   VerificationError,
   WebhookVerificationError,
 } from './core/errors.js';
-export type { RequestOptions } from './core/http.js';
-export { InProcessCoordination } from './core/in-process-coordination.js';
-export type { Logger, LogLevel } from './core/log.js';
-export type { ClientOptions } from './core/options.js';
-export { ConfigurationError } from './core/options.js';
-export { Page, PagePromise, type ToArrayOptions } from './core/pagination.js';
-export type {
-  RawGetMethod,
-  RawGetOptions,
-  RawPostMethod,
-  RawPostOptions,
-  RawQueryValue,
-  RawRequest,
-  RawRequestMethod,
-} from './core/raw-request.js';
-export type { StoredToken, TokenStore } from './core/token-store.js';
+export type { Logger, LogLevel } from './core/observability/log.js';
 export {
   type AlertTraceEvent,
   type AttemptTraceEvent,
@@ -71,8 +67,12 @@ export {
   type OperationTraceContext,
   type RetryTraceEvent,
   TRACE_STEP_CHANNELS,
-} from './core/tracing.js';
-export type { ValidationMode } from './core/validate.js';
+} from './core/observability/tracing.js';
+export type { ClientOptions } from './core/options.js';
+export { ConfigurationError } from './core/options.js';
+export type { BatchOptions, BatchProgress, Settled } from './core/results/batch.js';
+export { type ListOptions, Page, PagePromise, type ToArrayOptions } from './core/results/pagination.js';
+export type { StoredToken, TokenStore } from './core/token/token-store.js';
 export { CorrelationConflictError } from './creates/correlation-conflict.js';
 export type { CreateOnceOptions, CreateOnceResult } from './creates/create-once.js';
 export type { ApplicantGroupCreateOptions, RentBelowFloorPolicy } from './creates/create-options.js';

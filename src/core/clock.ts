@@ -3,7 +3,7 @@
  * backoff, the client-wide 429 pause, the create grace window, polling). One seam, so a test can
  * shorten the waits without touching the policy.
  */
-import { abortError } from './abort.js';
+import { abortError } from './call/abort.js';
 
 /** A source of time and waits. */
 export interface Clock {

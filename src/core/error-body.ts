@@ -2,7 +2,7 @@
  * Error bodies as an error may carry them: parsed when reasonably small, else a bounded excerpt
  * with the full size noted (a hostile server can send megabytes).
  */
-import { capText } from './redact.js';
+import { capText } from './observability/redact.js';
 
 /** Error bodies above this size are kept as a text excerpt, not parsed. */
 const MAX_PARSED_ERROR_BODY = 64 * 1024;

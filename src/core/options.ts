@@ -3,12 +3,12 @@
  * at construction with a message naming the option and the variable, never on the first call.
  */
 import type { Dispatcher } from 'undici';
+import type { ValidationMode } from './call/validate.js';
 import { type Clock, realClock } from './clock.js';
-import type { Coordination, CoordinationFailurePolicy } from './coordination.js';
+import type { Coordination, CoordinationFailurePolicy } from './coordination/coordination.js';
 import { VerificationError } from './errors.js';
-import { isLogLevel, type Logger, type LogLevel } from './log.js';
-import type { TokenStore } from './token-store.js';
-import type { ValidationMode } from './validate.js';
+import { isLogLevel, type Logger, type LogLevel } from './observability/log.js';
+import type { TokenStore } from './token/token-store.js';
 
 /** Everything `new VerificationClient(options)` accepts. */
 export interface ClientOptions {

@@ -11,16 +11,16 @@
  */
 
 import type * as z from 'zod';
-import type { Call, RequestOptions } from '../core/call.js';
+import type { Call, RequestOptions } from '../core/call/call.js';
+import { exponentialBackoffMs } from '../core/call/retry.js';
 import type {
   CoordinationFailurePolicy,
   CreateLease,
   CreateOutcome,
   CreateOutcomeRecord,
   HeldCreateLease,
-} from '../core/coordination.js';
+} from '../core/coordination/coordination.js';
 import { APIConnectionError, APIError, RequestValidationError } from '../core/errors.js';
-import { exponentialBackoffMs } from '../core/retry.js';
 import { loadZod, zodIfLoaded } from '../load/zod.js';
 import type { Creates } from './creates.js';
 import { announceDuplicate, type PossibleDuplicate } from './duplicates.js';

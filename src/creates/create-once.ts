@@ -7,12 +7,12 @@
  * instead of creating again.
  */
 import type * as z from 'zod';
-import type { RequestOptions } from '../core/call.js';
-import type { CoordinationFailurePolicy } from '../core/coordination.js';
+import type { RequestOptions } from '../core/call/call.js';
+import { exponentialBackoffMs } from '../core/call/retry.js';
+import { parseRequest } from '../core/call/validate.js';
+import type { CoordinationFailurePolicy } from '../core/coordination/coordination.js';
 import { RequestValidationError } from '../core/errors.js';
-import type { PagePromise } from '../core/pagination.js';
-import { exponentialBackoffMs } from '../core/retry.js';
-import { parseRequest } from '../core/validate.js';
+import type { PagePromise } from '../core/results/pagination.js';
 import { loadZod, zodIfLoaded } from '../load/zod.js';
 import type {
   ApplicantGroup,

@@ -1,5 +1,5 @@
 /** The options of `applicantGroups.create` (and `createOnce`, `createMany`): a request's, and the create's own. */
-import type { RequestOptions } from '../core/call.js';
+import type { RequestOptions } from '../core/call/call.js';
 
 /** What a create does with a `monthly_rent_cents` under $100 (`MONTHLY_RENT_FLOOR_CENTS`). */
 export type RentBelowFloorPolicy = 'refuse' | 'allow';

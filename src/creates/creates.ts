@@ -10,17 +10,17 @@
  * lookups (each a `lookup` step event, and each list request a span of its own inside it).
  */
 import type * as z from 'zod';
-import { abortError } from '../core/abort.js';
-import type { WithResponse } from '../core/api-promise.js';
-import type { Call, RequestOptions } from '../core/call.js';
-import { type CallBudget, type CallContext, callBudget } from '../core/call-context.js';
+import { abortError } from '../core/call/abort.js';
+import type { WithResponse } from '../core/call/api-promise.js';
+import type { Call, RequestOptions } from '../core/call/call.js';
+import { type CallBudget, type CallContext, callBudget } from '../core/call/call-context.js';
+import type { HttpCore } from '../core/call/http.js';
+import { MayHaveReachedServerError } from '../core/call/reached-server.js';
 import type { Clock } from '../core/clock.js';
-import type { Coordination, CoordinationFailurePolicy } from '../core/coordination.js';
-import type { HttpCore } from '../core/http.js';
-import type { Logger } from '../core/log.js';
+import type { Coordination, CoordinationFailurePolicy } from '../core/coordination/coordination.js';
+import type { Logger } from '../core/observability/log.js';
+import { type CallTrace, traceLookup } from '../core/observability/tracing.js';
 import type { ResolvedOptions } from '../core/options.js';
-import { MayHaveReachedServerError } from '../core/reached-server.js';
-import { type CallTrace, traceLookup } from '../core/tracing.js';
 import {
   type CreateRecovery,
   lookupBeforeResend,

@@ -5,8 +5,8 @@
  * says so at once: on the call's result, in an error-level log line, and on the tracing `alert`
  * channel (code `possible_duplicate`), so an operator can act on it (the API has no delete).
  */
-import type { Logger } from '../core/log.js';
-import { publishAlert } from '../core/tracing.js';
+import type { Logger } from '../core/observability/log.js';
+import { publishAlert } from '../core/observability/tracing.js';
 
 /** One possible duplicate, as the SDK reports it. */
 export interface PossibleDuplicate {

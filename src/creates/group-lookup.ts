@@ -4,8 +4,8 @@
  * only the groups {@link householdDifferences} accepts; after a failed create, only those created
  * since the call began (less a clock-skew allowance). The newest wins.
  */
-import type { RequestOptions } from '../core/call.js';
-import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/call/call.js';
+import type { PagePromise } from '../core/results/pagination.js';
 import { toDate } from '../helpers/dates.js';
 import type { ApplicantGroup, ApplicantGroupListParams } from '../schemas/applicant-groups.js';
 import { type HouseholdBody, householdDifferences, isSameHousehold } from './household-match.js';

@@ -8,12 +8,12 @@
  * Before a create is sent again after a refusal that reached the server, one lookup
  * ({@link lookupBeforeResend}). The loop that calls these is `creates.ts`.
  */
-import { abortError } from '../core/abort.js';
-import type { CallContext } from '../core/call-context.js';
-import { formatDuration } from '../core/call-context.js';
+import { abortError } from '../core/call/abort.js';
+import type { CallContext } from '../core/call/call-context.js';
+import { formatDuration } from '../core/call/call-context.js';
+import { exponentialBackoffMs } from '../core/call/retry.js';
 import type { Clock } from '../core/clock.js';
-import type { Logger } from '../core/log.js';
-import { exponentialBackoffMs } from '../core/retry.js';
+import type { Logger } from '../core/observability/log.js';
 
 /** Per-lookup settings the recovery passes: one attempt each, the poll loop is the retry. */
 export interface LookupOptions {

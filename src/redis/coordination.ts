@@ -7,8 +7,13 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inspect } from 'node:util';
-import type { Coordination, CreateLease, CreateOutcome, CreateOutcomeRecord } from '../core/coordination.js';
-import { createLogger, type Logger } from '../core/log.js';
+import type {
+  Coordination,
+  CreateLease,
+  CreateOutcome,
+  CreateOutcomeRecord,
+} from '../core/coordination/coordination.js';
+import { createLogger, type Logger } from '../core/observability/log.js';
 import {
   checkConnection,
   checkTimeout,

@@ -4,7 +4,7 @@
  * script alive) and learns of every pause as it is published, with no round trip on its requests.
  * A process that subscribes, or reconnects, while a pause is in force reads it from its key.
  */
-import type { Logger } from '../core/log.js';
+import type { Logger } from '../core/observability/log.js';
 import { duplicateConnection, type RedisConnection, runCommand } from './connection.js';
 
 type PauseListener = (untilEpochMs: number) => void;

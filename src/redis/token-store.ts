@@ -4,7 +4,12 @@
  * secret key (password, TLS, no public port).
  */
 import { inspect } from 'node:util';
-import { isStoredToken, parseStoredToken, type StoredToken, type TokenStore } from '../core/token-store.js';
+import {
+  isStoredToken,
+  parseStoredToken,
+  type StoredToken,
+  type TokenStore,
+} from '../core/token/token-store.js';
 import {
   checkConnection,
   checkTimeout,

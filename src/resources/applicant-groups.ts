@@ -1,12 +1,12 @@
 /** Applicant groups: the current interface (docs/wire-contract.md §4.1 to §4.3). */
-import { APIPromise, type WithResponse } from '../core/api-promise.js';
-import { type BatchOptions, mapSettled, type Settled } from '../core/batch.js';
-import type { HttpCore, RequestOptions } from '../core/http.js';
-import { defineOperation, operationCall } from '../core/operation.js';
-import { listPages, type PagePromise } from '../core/pagination.js';
-import { pollUntilSettled } from '../core/poll.js';
-import { exponentialBackoffMs } from '../core/retry.js';
-import { parseRequest } from '../core/validate.js';
+import { APIPromise, type WithResponse } from '../core/call/api-promise.js';
+import type { HttpCore, RequestOptions } from '../core/call/http.js';
+import { defineOperation, operationCall } from '../core/call/operation.js';
+import { pollUntilSettled } from '../core/call/poll.js';
+import { exponentialBackoffMs } from '../core/call/retry.js';
+import { parseRequest } from '../core/call/validate.js';
+import { type BatchOptions, mapSettled, type Settled } from '../core/results/batch.js';
+import { type ListOptions, listPages, type PagePromise } from '../core/results/pagination.js';
 import { type BeforeAttempt, gatedCreate } from '../creates/create-gate.js';
 import { type CreateOnceOptions, type CreateOnceResult, createOnce } from '../creates/create-once.js';
 import { type ApplicantGroupCreateOptions, rentFloorApplies } from '../creates/create-options.js';
@@ -51,7 +51,7 @@ export const applicantGroupOperations = {
     get response() {
       return applicantGroupSchemas().applicantGroupListResponseSchema;
     },
-    // A cold process's first page is checked without zod (src/core/cold-call.ts).
+    // A cold process's first page is checked without zod (src/core/call/cold-call.ts).
     cold: applicantGroupsList,
     doc: 'One page of applicant groups matching the filters.',
   }),
@@ -135,7 +135,7 @@ export class ApplicantGroups extends APIResource {
    * Lists groups matching the filters. `await` gives the first page; `for await` walks every
    * group of every page.
    */
-  list(params: ApplicantGroupListParams = {}, options?: RequestOptions): PagePromise<ApplicantGroup> {
+  list(params: ApplicantGroupListParams = {}, options?: ListOptions): PagePromise<ApplicantGroup> {
     return listPages(this.core, {
       operation: applicantGroupOperations.list,
       params: { ...params },

@@ -1,5 +1,5 @@
 /** The access token, for callers who need it outside the SDK (an embedded widget, a proxy). */
-import type { TokenSource } from '../core/auth.js';
+import type { TokenSource } from '../core/token/auth.js';
 
 /** `client.auth`. */
 export class Auth {

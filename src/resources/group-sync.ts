@@ -10,8 +10,8 @@
  * no longer watched: a re-open after that is seen through its webhook (`syncEvent`) only.
  */
 
-import type { RequestOptions } from '../core/http.js';
-import type { PagePromise } from '../core/pagination.js';
+import type { RequestOptions } from '../core/call/http.js';
+import type { PagePromise } from '../core/results/pagination.js';
 import { toDate } from '../helpers/dates.js';
 import { epochMsOf, type TimeSource } from '../helpers/now.js';
 import type { ApplicantGroup, ApplicantGroupListParams } from '../schemas/applicant-groups.js';
@@ -283,7 +283,7 @@ export async function* syncGroups(
   const createdAfter = Math.floor((now() - EXPIRY_MS - marginMs) / 1000);
   const seen = new Map<string, ApplicantGroup>();
   for await (const group of source.list({ created_after: createdAfter }, request)) {
-    // Stryker disable next-line ConditionalExpression: equivalent, the list (core/pagination.ts) already drops an id it gave before
+    // Stryker disable next-line ConditionalExpression: equivalent, the list (core/results/pagination.ts) already drops an id it gave before
     if (seen.has(group.id)) continue; // a page shifted by a new group repeats an item
     seen.set(group.id, group);
     yield* diffGroup(source, store, group, request);

@@ -3,7 +3,7 @@
  * household report among them is read. The API has no "current" marker, so "current" is chosen
  * here, once, for every caller (docs/household-reports.md, "Household report").
  */
-import type { RequestOptions } from '../core/http.js';
+import type { RequestOptions } from '../core/call/http.js';
 import type { ApplicantGroupReports, ReportDetail, ReportSummary } from '../schemas/lazy/reports.js';
 
 /**

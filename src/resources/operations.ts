@@ -4,8 +4,8 @@
  * none of it (it is handed the descriptors). A resource's new operation goes in its resource's
  * operations object, and so appears here without an edit.
  */
-import type { AnyOperation } from '../core/operation.js';
-import { channelNameOf } from '../core/tracing.js';
+import type { AnyOperation } from '../core/call/operation.js';
+import { channelNameOf } from '../core/observability/tracing.js';
 import { applicantGroupOperations } from './applicant-groups.js';
 import { PDF_DOWNLOAD_OPERATION, reportOperations } from './reports.js';
 import { screeningGroupOperations } from './screening-groups.js';

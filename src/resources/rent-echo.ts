@@ -6,8 +6,8 @@
  * the client's `apiRentUnit` is wrong: every rent it sends is 100 times off.
  */
 import { VerificationError } from '../core/errors.js';
-import type { Logger } from '../core/log.js';
-import { publishAlert } from '../core/tracing.js';
+import type { Logger } from '../core/observability/log.js';
+import { publishAlert } from '../core/observability/tracing.js';
 import { compareRentEcho, otherRentUnit, type RentUnit } from '../schemas/rent.js';
 
 /** What a client does once an echo shows the API reads the other unit. */

@@ -1,8 +1,8 @@
 /** Reports (docs/wire-contract.md §4.4) and their PDFs. */
-import { APIPromise } from '../core/api-promise.js';
-import type { RequestOptions } from '../core/http.js';
-import { downloadWithFreshLink, LinkFreshness } from '../core/link-freshness.js';
-import { defineOperation, operationCall } from '../core/operation.js';
+import { APIPromise } from '../core/call/api-promise.js';
+import type { RequestOptions } from '../core/call/http.js';
+import { defineOperation, operationCall } from '../core/call/operation.js';
+import { downloadWithFreshLink, LinkFreshness } from '../core/results/link-freshness.js';
 import { type ReportDetail, reportSchemas } from '../schemas/lazy/reports.js';
 import { pdfBytesSchema } from '../schemas/pdf.js';
 import { APIResource } from './resource.js';

@@ -1,5 +1,5 @@
 /** The base of every resource class: it holds the HTTP core and nothing else. */
-import type { HttpCore } from '../core/http.js';
+import type { HttpCore } from '../core/call/http.js';
 
 /** A family of API calls sharing the client's HTTP core. */
 export abstract class APIResource {

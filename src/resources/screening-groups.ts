@@ -1,9 +1,9 @@
 /** Screening groups: the earlier interface (docs/wire-contract.md §4.5 to §4.9). */
-import { APIPromise } from '../core/api-promise.js';
-import type { HttpCore, RequestOptions } from '../core/http.js';
-import { defineOperation, operationCall } from '../core/operation.js';
-import { listPages, type PagePromise } from '../core/pagination.js';
-import { parseRequest } from '../core/validate.js';
+import { APIPromise } from '../core/call/api-promise.js';
+import type { HttpCore, RequestOptions } from '../core/call/http.js';
+import { defineOperation, operationCall } from '../core/call/operation.js';
+import { parseRequest } from '../core/call/validate.js';
+import { type ListOptions, listPages, type PagePromise } from '../core/results/pagination.js';
 import { type BeforeAttempt, gatedCreate } from '../creates/create-gate.js';
 import type { Creates } from '../creates/creates.js';
 import { groupCreateRecovery } from '../creates/unresolved.js';
@@ -95,7 +95,7 @@ export class ScreeningGroups extends APIResource {
   }
 
   /** Lists screening groups, 25 a page. */
-  list(params: ScreeningGroupListParams = {}, options?: RequestOptions): PagePromise<ScreeningGroup> {
+  list(params: ScreeningGroupListParams = {}, options?: ListOptions): PagePromise<ScreeningGroup> {
     return listPages(this.core, {
       operation: screeningGroupOperations.list,
       params: { ...params },

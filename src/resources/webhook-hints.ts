@@ -3,7 +3,7 @@
  * read from the API and compared with the sync store, so a repeated event changes nothing and a
  * late one cannot roll a status back.
  */
-import type { RequestOptions } from '../core/http.js';
+import type { RequestOptions } from '../core/call/http.js';
 import { isKnownWebhookEvent, type WebhookEvent } from '../schemas/lazy/webhooks.js';
 import {
   type GroupChange,

@@ -5,8 +5,8 @@
  */
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
-import { DEFAULT_CLIENT_ID, DEFAULT_SECRET_KEY } from './api.js';
-import { createMockServer, type MockServer } from './server.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_SECRET_KEY } from './server/api.js';
+import { createMockServer, type MockServer } from './server/server.js';
 
 const USAGE = [
   'Usage: applicant-verification-mock [--port 4010] [--seed 1] [--page-size 25] [--host 127.0.0.1]',

@@ -8,24 +8,10 @@
  */
 
 export { signWebhook, WEBHOOK_SIGNATURE_HEADER } from 'applicant-verification';
-export type { AccountFilter, MockAccount } from './accounts.js';
-export type {
-  MockApi,
-  MockApiOptions,
-  MockControls,
-} from './api.js';
-export {
-  createMockApi,
-  DEFAULT_BASE_URL,
-  DEFAULT_CLIENT_ID,
-  DEFAULT_PAGE_SIZE,
-  DEFAULT_SECRET_KEY,
-} from './api.js';
-export { MAX_BODY_BYTES } from './body.js';
-export type { MockClock } from './clock.js';
-export { createTestClock, DEFAULT_START_TIME } from './clock.js';
-export { CONTROL_PREFIX } from './control-api.js';
-export type { GroupViews, MockReport, ReadonlyMockState, ReportControls } from './controls.js';
+export type { AccountFilter, MockAccount } from './accounts/accounts.js';
+export { CONTROL_PREFIX } from './controls/control-api.js';
+export type { GroupViews, MockReport, ReadonlyMockState, ReportControls } from './controls/controls.js';
+export type { MockClientOptions } from './controls/mock-clients.js';
 export type {
   CommitDelayFault,
   DelayAfterFault,
@@ -39,14 +25,28 @@ export type {
   ResetFault,
   StatusFault,
   TruncatedFault,
-} from './faults.js';
-export type { ApplicantControls, ApplicantState, CompleteOptions } from './lifecycle.js';
-export type { MockClientOptions } from './mock-clients.js';
-export type { Outbox, OutboxEntry } from './outbox.js';
-export type { ErrorBody, FieldError } from './responses.js';
-export type { MockServer, MockServerOptions } from './server.js';
-export { createMockServer } from './server.js';
-export type { RequestLogEntry, RequestStats } from './stats.js';
+} from './faults/faults.js';
+export type {
+  MockApi,
+  MockApiOptions,
+  MockControls,
+} from './server/api.js';
+export {
+  createMockApi,
+  DEFAULT_BASE_URL,
+  DEFAULT_CLIENT_ID,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_SECRET_KEY,
+} from './server/api.js';
+export { MAX_BODY_BYTES } from './server/body.js';
+export type { ErrorBody, FieldError } from './server/responses.js';
+export type { MockServer, MockServerOptions } from './server/server.js';
+export { createMockServer } from './server/server.js';
+export type { MockClock } from './state/clock.js';
+export { createTestClock, DEFAULT_START_TIME } from './state/clock.js';
+export type { ApplicantControls, ApplicantState, CompleteOptions } from './state/lifecycle.js';
+export type { Outbox, OutboxEntry } from './state/outbox.js';
+export type { RequestLogEntry, RequestStats } from './state/stats.js';
 export type {
   ApplicantGroupRecord,
   ApplicantRecord,
@@ -56,19 +56,19 @@ export type {
   ScreeningGroupRecord,
   ScreeningRecord,
   VerificationRecord,
-} from './store.js';
-export { COMPLETION_REASONS, REQUEST_EXPIRY_MS } from './store.js';
+} from './state/store.js';
+export { COMPLETION_REASONS, REQUEST_EXPIRY_MS } from './state/store.js';
 export type {
   MockWebhookFaults,
   PendingWebhookFault,
   WebhookFault,
   WebhookFaultMatch,
-} from './webhook-faults.js';
+} from './webhooks/webhook-faults.js';
 export type {
   Deliveries,
   DeliveryRecord,
   HouseholdReportReadyEvent,
   MockWebhookEvent,
   WebhookRetryOptions,
-} from './webhooks.js';
-export { SIGNATURE_HEADER, signWebhookBody } from './webhooks.js';
+} from './webhooks/webhooks.js';
+export { SIGNATURE_HEADER, signWebhookBody } from './webhooks/webhooks.js';

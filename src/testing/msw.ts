@@ -6,8 +6,8 @@
  * @module applicant-verification/testing/msw
  */
 import { type HttpHandler, HttpResponse, http } from 'msw';
-import { createMockApi as createCoreMockApi, type MockApi, type MockApiOptions } from './api.js';
-import { TRUNCATE_MARKER } from './pipeline.js';
+import { createMockApi as createCoreMockApi, type MockApi, type MockApiOptions } from './server/api.js';
+import { TRUNCATE_MARKER } from './server/pipeline.js';
 
 /** A mock API with msw handlers. */
 export interface MswMockApi extends MockApi {
@@ -47,4 +47,4 @@ export function createMockApi(options: MockApiOptions = {}): MswMockApi {
   return Object.assign(mock, { handlers: mockHandlers(mock) });
 }
 
-export type { MockApi, MockApiOptions } from './api.js';
+export type { MockApi, MockApiOptions } from './server/api.js';

@@ -7,8 +7,8 @@
  * resumes it (SIGCONT). Its wall clock may run ahead or behind (skew-clock.ts).
  */
 import { Redis } from 'ioredis';
-import { mapSettled } from '../../src/core/batch.js';
-import type { CreateLease, CreateOutcome } from '../../src/core/coordination.js';
+import type { CreateLease, CreateOutcome } from '../../src/core/coordination/coordination.js';
+import { mapSettled } from '../../src/core/results/batch.js';
 import { VerificationClient } from '../../src/index.js';
 import { RedisCoordination } from '../../src/redis/index.js';
 import { groupCreateBody } from '../support/bodies.js';

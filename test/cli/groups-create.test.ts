@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { exponentialBackoffMs } from '../../src/core/retry.js';
+import { exponentialBackoffMs } from '../../src/core/call/retry.js';
 import { VerificationClient } from '../../src/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
 import { backoffBefore, CLOCK_RESOLUTION_SLACK_MS, recordingClock } from '../support/clock.js';

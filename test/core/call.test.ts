@@ -1,7 +1,7 @@
 /** The wire helpers of a call: the query string and the record copy that replace spreads on the per-call path. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { copyRecords, searchOf } from '../../src/core/call.js';
+import { copyRecords, searchOf } from '../../src/core/call/call.js';
 
 describe('searchOf', () => {
   it('encodes exactly as URLSearchParams does, whatever the names and values', () => {

@@ -1,5 +1,5 @@
 /**
- * The guard under src/core/compiled.ts (issue: "compiled.ts goes, or earns its place behind a
+ * The guard under src/core/call/compiled.ts (issue: "compiled.ts goes, or earns its place behind a
  * guard"). The fast path reads zod's internals (`_zod.def`, traits); a zod release that changes
  * them must not change what users get. Users get plain zod wherever the compiler does not
  * recognise a schema; this suite fails instead, so a zod upgrade whose internals it no longer
@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { fastCheck, safeParseFast } from '../../src/core/compiled.js';
+import { fastCheck, safeParseFast } from '../../src/core/call/compiled.js';
 import { OPERATIONS } from '../../src/resources/operations.js';
 import { loadFixture } from '../fixtures/load.js';
 

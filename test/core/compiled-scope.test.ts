@@ -1,12 +1,12 @@
 /**
- * The compiled response checks (src/core/compiled.ts) apply to the SDK's own schemas only: a
+ * The compiled response checks (src/core/call/compiled.ts) apply to the SDK's own schemas only: a
  * schema a caller passes to `client.request({ schema })` may come from another copy of zod, so it
  * is parsed by its own `safeParse`. Each schema here has its `safeParse` replaced, so the result
  * shows which path parsed it: the compiled check returns the accepted body itself.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { safeParseFast } from '../../src/core/compiled.js';
+import { safeParseFast } from '../../src/core/call/compiled.js';
 import { serverWithClient } from '../support/http-server.js';
 
 const setup = serverWithClient();

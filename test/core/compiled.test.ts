@@ -1,5 +1,5 @@
 /**
- * The response fast path (src/core/compiled.ts) must agree with zod on every body: the
+ * The response fast path (src/core/call/compiled.ts) must agree with zod on every body: the
  * equivalence harness compares them on fixtures, generated bodies and random mutations, with
  * and without code generation (zod's `jitless`), in this process: fixed seeds, plus a fresh one
  * each run to widen the search over time.
@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runEquivalence } from '../../bench/fast-check-equivalence.js';
-import { safeParseFast } from '../../src/core/compiled.js';
+import { safeParseFast } from '../../src/core/call/compiled.js';
 import { formatPath } from '../../src/core/errors.js';
 import {
   applicantGroupReportsSchema,

@@ -4,7 +4,7 @@
  * The escape hatch for fields newer than the SDK (`extraBody`, `extraQuery`) is checked here too.
  */
 import { describe, expect, it } from 'vitest';
-import { BACKOFF } from '../../src/core/retry.js';
+import { BACKOFF } from '../../src/core/call/retry.js';
 import {
   APIError,
   APIUserAbortError,
@@ -14,8 +14,8 @@ import {
   RateLimitError,
   RequestValidationError,
 } from '../../src/index.js';
-import { createClock } from '../../src/testing/clock.js';
 import { createTestClock } from '../../src/testing/index.js';
+import { createClock } from '../../src/testing/state/clock.js';
 import { loadFixture } from '../fixtures/load.js';
 import { backoffBefore, CLOCK_RESOLUTION_SLACK_MS, recordingClock } from '../support/clock.js';
 import { caught } from '../support/exposure.js';

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
-import { BACKOFF } from '../../src/core/retry.js';
+import { BACKOFF } from '../../src/core/call/retry.js';
 import {
   APIConnectionTimeoutError,
   APIUserAbortError,

@@ -5,7 +5,7 @@
  * counts `execute` calls still running when another begins, over the calls that used to nest.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HttpCore } from '../../src/core/http.js';
+import { HttpCore } from '../../src/core/call/http.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
 import { groupCreateBody } from '../support/bodies.js';
 import { clientFor } from '../support/mock-client.js';

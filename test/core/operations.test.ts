@@ -9,11 +9,16 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { HttpCore } from '../../src/core/http.js';
-import { defineOperation, indexOperations, operationCall, pathParamsOf } from '../../src/core/operation.js';
-import { type RawSend, rawRequestMethods } from '../../src/core/raw-request.js';
-import { channelNameOf, type OperationTraceContext } from '../../src/core/tracing.js';
-import { fetchTransport } from '../../src/core/transport.js';
+import type { HttpCore } from '../../src/core/call/http.js';
+import {
+  defineOperation,
+  indexOperations,
+  operationCall,
+  pathParamsOf,
+} from '../../src/core/call/operation.js';
+import { type RawSend, rawRequestMethods } from '../../src/core/call/raw-request.js';
+import { channelNameOf, type OperationTraceContext } from '../../src/core/observability/tracing.js';
+import { fetchTransport } from '../../src/core/transport/transport.js';
 import { ResponseValidationError, TRACED_OPERATIONS } from '../../src/index.js';
 import { OPERATIONS } from '../../src/resources/operations.js';
 import { APIResource } from '../../src/resources/resource.js';
@@ -176,7 +181,8 @@ describe('raw requests to declared paths', () => {
 
 describe('src/core', () => {
   const coreDir = join(import.meta.dirname, '../../src/core');
-  const sources = readdirSync(coreDir)
+  const sources = readdirSync(coreDir, { recursive: true })
+    .map(String)
     .filter((file) => file.endsWith('.ts'))
     .map((file) => ({ file, text: readFileSync(join(coreDir, file), 'utf8') }));
 

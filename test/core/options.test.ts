@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { maskEmail, maskText, redact } from '../../src/core/redact.js';
+import { maskEmail, maskText, redact } from '../../src/core/observability/redact.js';
 import { ConfigurationError, VerificationClient } from '../../src/index.js';
 
 afterEach(() => vi.unstubAllEnvs());

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { MIN_POLL_INTERVAL_MS, pollUntilSettled } from '../../src/core/call/poll.js';
 import { APIError } from '../../src/core/errors.js';
-import { downloadWithFreshLink, LinkFreshness } from '../../src/core/link-freshness.js';
-import { createLogger } from '../../src/core/log.js';
-import { MIN_POLL_INTERVAL_MS, pollUntilSettled } from '../../src/core/poll.js';
+import { createLogger } from '../../src/core/observability/log.js';
+import { downloadWithFreshLink, LinkFreshness } from '../../src/core/results/link-freshness.js';
 import { recordingClock } from '../support/clock.js';
 
 describe('pollUntilSettled', () => {

@@ -1,14 +1,14 @@
 /**
- * The core's side of a create (src/core/reached-server.ts): an attempt that may have reached the
+ * The core's side of a create (src/core/call/reached-server.ts): an attempt that may have reached the
  * server is handed back, never resent by the core, with the retry delay its backoff would use and
  * the call's attempts and deadline, which the creates layer continues. Against small node:http
  * servers, counted from what the server got; and a create's body is checked once.
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { Call, HttpCore } from '../../src/core/http.js';
-import { MayHaveReachedServerError } from '../../src/core/reached-server.js';
-import { fetchTransport } from '../../src/core/transport.js';
+import type { Call, HttpCore } from '../../src/core/call/http.js';
+import { MayHaveReachedServerError } from '../../src/core/call/reached-server.js';
+import { fetchTransport } from '../../src/core/transport/transport.js';
 import { InternalServerError, RateLimitError } from '../../src/index.js';
 import { groupCreateBody } from '../support/bodies.js';
 import { type RecordingClock, recordingClock } from '../support/clock.js';

@@ -12,7 +12,7 @@ import {
   redact,
   scrubDeep,
   scrubSecrets,
-} from '../../src/core/redact.js';
+} from '../../src/core/observability/redact.js';
 
 // The 0.1.0 patterns: correct but quadratic on hostile input. Kept here as the reference.
 const OLD_EMAIL = /([A-Za-z0-9._%+-])[A-Za-z0-9._%+-]*?(@|%40)([A-Za-z0-9-]+\.[A-Za-z0-9.-]*[A-Za-z])/gi;

@@ -4,8 +4,8 @@
  * errors.
  */
 import { describe, expect, it } from 'vitest';
+import { parseRequest } from '../../src/core/call/validate.js';
 import { RequestValidationError } from '../../src/core/errors.js';
-import { parseRequest } from '../../src/core/validate.js';
 import { applicantGroupListParamsSchema, screeningGroupCreateParamsSchema } from '../../src/schemas/index.js';
 
 describe('parseRequest, first parse and later ones', () => {

@@ -1,13 +1,6 @@
 /** The retry policy as tables: verdicts per failure and safety, waits per header, deadlines. */
 import { describe, expect, it } from 'vitest';
 import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  ResponseValidationError,
-} from '../../src/core/errors.js';
-import {
   type AttemptFailure,
   BACKOFF,
   backoffMs,
@@ -20,7 +13,14 @@ import {
   rateLimitPauseMs,
   retryAfterMs,
   retryVerdict,
-} from '../../src/core/retry.js';
+} from '../../src/core/call/retry.js';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  ResponseValidationError,
+} from '../../src/core/errors.js';
 
 const status = (code: number, headers: Record<string, string> = {}): AttemptFailure => ({
   kind: 'status',

@@ -5,7 +5,7 @@ import {
   readTokenLifetime,
   StaticTokenSource,
   TokenManager,
-} from '../../src/core/auth.js';
+} from '../../src/core/token/auth.js';
 
 const key = new TextEncoder().encode('token-lifetime-test-key-of-32-bytes!');
 

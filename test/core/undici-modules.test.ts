@@ -8,16 +8,16 @@
 import { createRequire } from 'node:module';
 import * as undiciIndex from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/core/connector.js';
-import { deferredConnection, nodeConnectorWith } from '../../src/core/node-connector.js';
-import type { TransportRequest } from '../../src/core/transport.js';
+import type { Connection } from '../../src/core/transport/connector.js';
+import { deferredConnection, nodeConnectorWith } from '../../src/core/transport/node-connector.js';
+import type { TransportRequest } from '../../src/core/transport/transport.js';
 import {
   importUndici,
   loadUndiciParts,
   requireUndici,
   UNDICI_PART_MODULES,
   undiciCanDispatch,
-} from '../../src/core/undici-modules.js';
+} from '../../src/core/transport/undici-modules.js';
 import { createMockServer } from '../../src/testing/index.js';
 
 const realRequire = createRequire(import.meta.url);

@@ -15,28 +15,29 @@ const SRC = fileURLToPath(new URL('../../src', import.meta.url));
 /** The files that may read the wall clock, and why. */
 const WALL_CLOCK_READERS: Record<string, string> = {
   'core/clock.ts': 'realClock: the default client clock is the wall clock',
-  'core/in-process-coordination.ts':
+  'core/coordination/in-process-coordination.ts':
     'an InProcessCoordination built without its clients’ clock runs on the wall clock, as realClock does',
-  'core/http.ts':
+  'core/call/http.ts':
     'the transport timeout left after waiting for a limiter slot, and debug durations: real elapsed time of real sockets',
-  'core/tracing.ts': 'trace spans measure the real duration of calls and attempts',
+  'core/observability/tracing.ts': 'trace spans measure the real duration of calls and attempts',
   'core/errors.ts':
     'RateLimitError.retryAfter turns a Retry-After HTTP date into seconds: a date on the wall clock, for the caller to read',
-  'core/file-coordination.ts':
+  'core/coordination/file-coordination.ts':
     'leases, locks and records shared by the processes of one machine run on its wall clock (the file system’s)',
   'redis/coordination.ts':
     'the wait for the fleet’s token lock is bounded by its ttl, which the Redis server keeps for every process',
   'redis/pause-channel.ts': 'a pause published by another process is an epoch time on the shared wall clock',
   'redis/token-store.ts': 'a stored token’s Redis ttl: an expiry shared by the fleet',
-  'core/file-token-store.ts':
+  'core/token/file-token-store.ts':
     'expired tokens are dropped from the file the processes of one machine share: their shared clock is the wall clock',
   'webhooks/deliveries.ts':
     'the delivery store’s retention when the receiver passes no clock (a webhook receiver has no client)',
-  'testing/api.ts': 'the mock starts at the real current time unless pinned',
+  'testing/server/api.ts': 'the mock starts at the real current time unless pinned',
   'helpers/affordability.ts':
     'affordability has no client: without a `now` the report’s age is checked against the current time',
-  'testing/clock.ts': 'createClock starts at the real current time unless given a start',
-  'testing/routes.ts': 'latency and list-lag faults run in real time unless told to use the mock clock',
+  'testing/state/clock.ts': 'createClock starts at the real current time unless given a start',
+  'testing/server/routes.ts':
+    'latency and list-lag faults run in real time unless told to use the mock clock',
   'cli/shared/progress.ts': 'progress lines show real elapsed time and rates',
   'cli/commands/groups-watch/index.ts': 'status lines are stamped with the time they are printed',
   'cli/commands/groups-create/index.ts': 'the results log records when the run started and finished',

@@ -46,7 +46,7 @@ describe('the edge entry', () => {
   it('exports the names the main entry exports', () => {
     expect(
       Object.keys(edge).sort(),
-      'export it from src/edge.ts too, or give the edge entry a stand-in (src/edge/node-only.ts)',
+      'export it from src/edge.ts too, or give the edge entry a stand-in (src/client/edge-node-only.ts)',
     ).toEqual(Object.keys(main).sort());
   });
 

@@ -10,7 +10,7 @@
  * reading: a wait that holds requests until a pause's end records exactly that end.
  */
 import { Cluster, Redis } from 'ioredis';
-import { mapSettled } from '../../src/core/batch.js';
+import { mapSettled } from '../../src/core/results/batch.js';
 import { VerificationClient } from '../../src/index.js';
 import { RedisCoordination, RedisTokenStore } from '../../src/redis/index.js';
 import { groupCreateBody } from '../support/bodies.js';

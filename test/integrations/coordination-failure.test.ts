@@ -183,13 +183,19 @@ describe('a failing coordination', () => {
     expect(result.created).toBe(true);
     expect(mock.stats.count(CREATE)).toBe(1);
     expect(result.duplicates).toEqual([
-      expect.objectContaining({ kind: 'lease_lost_after_send', correlationId: 'U-13', groupId: result.group.id }),
+      expect.objectContaining({
+        kind: 'lease_lost_after_send',
+        correlationId: 'U-13',
+        groupId: result.group.id,
+      }),
     ]);
     expect(warnings).toEqual([
       expect.stringContaining(
         `createOnce (correlation_id "U-13"): the coordination could not confirm the create lease (StoreDownError: connection refused)`,
       ),
-      expect.stringMatching(/^error: .*Possible duplicate group for correlation_id "U-13" \(lease_lost_after_send\)/),
+      expect.stringMatching(
+        /^error: .*Possible duplicate group for correlation_id "U-13" \(lease_lost_after_send\)/,
+      ),
     ]);
   });
 

@@ -102,7 +102,10 @@ describe('FileCoordination: a create lease whose holder no longer runs', () => {
 
     const second = await rerun.acquireCreateLease('client', 'unit-4B', TEN_MINUTES);
     expect(second?.takenOverFrom?.pid).toBe(deadPid);
-    expect(await rerun.readCreateOutcome('client', 'unit-4B')).toEqual({ ...before, ageMs: expect.any(Number) });
+    expect(await rerun.readCreateOutcome('client', 'unit-4B')).toEqual({
+      ...before,
+      ageMs: expect.any(Number),
+    });
     expect(before).toMatchObject({ state: 'unresolved', fence: first.fence });
   });
 
@@ -156,7 +159,7 @@ describe('FileCoordination: a create lease whose holder no longer runs', () => {
     },
   );
 
-  it('a garbled lease file does not reset the fence: the earlier holder\'s late write is refused', async () => {
+  it("a garbled lease file does not reset the fence: the earlier holder's late write is refused", async () => {
     const dir = folder();
     const [holder, next] = [new FileCoordination(dir), new FileCoordination(dir)];
     const first = await holder.acquireCreateLease('client', 'unit-4B', TEN_MINUTES);

@@ -13,9 +13,9 @@ import {
   type ScreeningGroupCreateParams,
   VerificationClient,
 } from '../../src/index.js';
-import { TOKEN_LIFETIME_SECONDS } from '../../src/testing/auth.js';
+import { TOKEN_LIFETIME_SECONDS } from '../../src/testing/accounts/auth.js';
 import { createMockServer, createTestClock, DEFAULT_START_TIME } from '../../src/testing/index.js';
-import { createRandom } from '../../src/testing/random.js';
+import { createRandom } from '../../src/testing/state/random.js';
 import { type TestAccount, testAccounts } from '../support/accounts-server.js';
 import { inBatches, TableTokenStore } from '../support/isolation.js';
 

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { BACKOFF } from '../../src/core/retry.js';
+import { BACKOFF } from '../../src/core/call/retry.js';
 import {
   APIConnectionTimeoutError,
   GroupMayHaveBeenCreatedError,

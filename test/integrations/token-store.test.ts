@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { IssuedToken } from '../../src/core/auth.js';
-import { sharedTokenExchange } from '../../src/core/token-store.js';
+import type { IssuedToken } from '../../src/core/token/auth.js';
+import { sharedTokenExchange } from '../../src/core/token/token-store.js';
 import { FileTokenStore, type StoredToken, type TokenStore } from '../../src/index.js';
 import { capturingLogger } from '../support/http-server.js';
 

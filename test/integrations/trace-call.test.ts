@@ -11,7 +11,7 @@ import {
   retryReason,
   TRACE_STEP_CHANNELS,
   traceCall,
-} from '../../src/core/tracing.js';
+} from '../../src/core/observability/tracing.js';
 import { APIConnectionTimeoutError, APIError, InternalServerError } from '../../src/index.js';
 import { operationChannelName, type TracedOperation } from '../../src/resources/operations.js';
 

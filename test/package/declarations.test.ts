@@ -5,7 +5,7 @@
  * shows the hovers and strike-throughs an editor would.
  *
  * The packaging checks (`.ci/package-checks`) run this file on the declarations of the package
- * installed from `npm pack`: `DECLARATIONS_DIR=<dir> npx vitest run --config vitest.package.config.ts`.
+ * installed from `npm pack`: `DECLARATIONS_DIR=<dir> npx vitest run --project package`.
  * Without `DECLARATIONS_DIR` it reads `dist/` (`npm run build` first). Not part of `npm test`,
  * which builds nothing; test/docs/jsdoc.test.ts checks the same comments in `src`.
  */

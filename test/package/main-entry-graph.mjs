@@ -5,7 +5,7 @@
  * or zod, or when anything loads from node_modules: msw, ioredis and csv-parse/csv-stringify are
  * not the main entry's, the build bundles zod and jose (see tsup.config.ts), zod loads on first
  * need, and undici loads with the first client. Then makes calls and fails unless they loaded
- * undici's Pool module and not its index (which loads all of undici: src/core/undici-modules.ts)
+ * undici's Pool module and not its index (which loads all of undici: src/core/transport/undici-modules.ts)
  * and got their answers through them, unless a first list page loaded no zod, and unless a
  * filtered list, which the build-time checks do not cover, did load it.
  *

@@ -5,8 +5,8 @@
  */
 import { inspect } from 'node:util';
 import { describe, expect, it, vi } from 'vitest';
-import { DEFAULT_TOKEN_LIFETIME_MS, REFRESH_MARGIN_MS } from '../../src/core/auth.js';
-import { BACKOFF } from '../../src/core/retry.js';
+import { BACKOFF } from '../../src/core/call/retry.js';
+import { DEFAULT_TOKEN_LIFETIME_MS, REFRESH_MARGIN_MS } from '../../src/core/token/auth.js';
 import {
   APIConnectionError,
   APIError,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseResponse } from '../../src/core/call/validate.js';
 import { ResponseValidationError } from '../../src/core/errors.js';
-import { parseResponse } from '../../src/core/validate.js';
 import { extraFields } from '../../src/helpers/index.js';
 import { isIncomeReport } from '../../src/index.js';
 import {

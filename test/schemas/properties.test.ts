@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { parseRequest, parseResponse } from '../../src/core/call/validate.js';
 import { formatPath, RequestValidationError, ResponseValidationError } from '../../src/core/errors.js';
-import { parseRequest, parseResponse } from '../../src/core/validate.js';
 import { US_STATES } from '../../src/helpers/states.js';
 import { monthlyRentProblem } from '../../src/schemas/common.js';
 import {

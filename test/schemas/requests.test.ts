@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseRequest } from '../../src/core/call/validate.js';
 import { RequestValidationError, type ValidationIssue } from '../../src/core/errors.js';
-import { parseRequest } from '../../src/core/validate.js';
 import { monthlyRentProblem } from '../../src/schemas/common.js';
 import {
   type ApplicantGroupCreateParams,

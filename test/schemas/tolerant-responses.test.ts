@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { parseResponse } from '../../src/core/call/validate.js';
 import { ResponseValidationError } from '../../src/core/errors.js';
-import { parseResponse } from '../../src/core/validate.js';
 import {
   applicantGroupListResponseSchema,
   applicantGroupReportsSchema,

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { z } from 'zod';
-import type { VerificationClient } from '../../src/client.js';
+import type { VerificationClient } from '../../src/client/node-client.js';
 import { isIncomeReport } from '../../src/index.js';
 import { openEnum } from '../../src/schemas/common.js';
 import type * as S from '../../src/schemas/index.js';

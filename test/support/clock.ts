@@ -4,8 +4,8 @@
  * asserts the waits the SDK asked for, instead of waiting them out and measuring wall time.
  */
 import { expect } from 'vitest';
+import { exponentialBackoffMs } from '../../src/core/call/retry.js';
 import { type Clock, realSleep } from '../../src/core/clock.js';
-import { exponentialBackoffMs } from '../../src/core/retry.js';
 
 /** A {@link Clock} that keeps every wait it is asked for. */
 export interface RecordingClock extends Clock {

@@ -1,10 +1,11 @@
 /** A bare `HttpCore` for the core's own tests: no retries, no log, one static token. */
-import { StaticTokenSource } from '../../src/core/auth.js';
+
+import { type CoreOptions, type CoreWiring, HttpCore } from '../../src/core/call/http.js';
+import { Limiter } from '../../src/core/call/limiter.js';
 import { realClock } from '../../src/core/clock.js';
-import { type CoreOptions, type CoreWiring, HttpCore } from '../../src/core/http.js';
-import { Limiter } from '../../src/core/limiter.js';
-import { createLogger } from '../../src/core/log.js';
-import { KnownSecrets } from '../../src/core/secrets.js';
+import { createLogger } from '../../src/core/observability/log.js';
+import { StaticTokenSource } from '../../src/core/token/auth.js';
+import { KnownSecrets } from '../../src/core/token/secrets.js';
 
 /**
  * A core at `origin` over `wiring.transport` that sends `token` on every call; `options` and the

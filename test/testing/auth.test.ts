@@ -4,11 +4,11 @@ import {
   applicantGroupListResponseSchema,
   screeningGroupListResponseSchema,
 } from '../../src/schemas/index.js';
-import { resolveAccounts } from '../../src/testing/accounts.js';
-import { createTokenAuthority } from '../../src/testing/auth.js';
-import { createClock } from '../../src/testing/clock.js';
+import { resolveAccounts } from '../../src/testing/accounts/accounts.js';
+import { createTokenAuthority } from '../../src/testing/accounts/auth.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
-import { createRandom } from '../../src/testing/random.js';
+import { createClock } from '../../src/testing/state/clock.js';
+import { createRandom } from '../../src/testing/state/random.js';
 import { call, expectError, expectOk, login } from './helpers.js';
 
 describe('mock auth', () => {

@@ -6,8 +6,8 @@ import {
   applicantGroupSchema,
   reportDetailSchema,
 } from '../../src/schemas/index.js';
-import { DEFAULT_CLIENT_ID, DEFAULT_SECRET_KEY } from '../../src/testing/api.js';
 import { startMockBin } from '../../src/testing/bin-main.js';
+import { DEFAULT_CLIENT_ID, DEFAULT_SECRET_KEY } from '../../src/testing/server/api.js';
 import { bundleForNode, removeBundle } from '../support/bundle.js';
 import { applicantGroupBody, call, expectOk, login } from './helpers.js';
 

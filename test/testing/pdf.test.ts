@@ -3,7 +3,7 @@
  * so every offset is checked here by parsing the file the way a reader does.
  */
 import { describe, expect, it } from 'vitest';
-import { renderReportPdf } from '../../src/testing/pdf.js';
+import { renderReportPdf } from '../../src/testing/reports/pdf.js';
 
 /** PDF bytes as a string with one character per byte (latin1), so string indexes are byte offsets. */
 function text(pdf: Uint8Array): string {

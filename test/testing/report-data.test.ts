@@ -17,13 +17,13 @@ import {
   REASONS_COMPLETED,
   verificationReportSchema,
 } from '../../src/schemas/index.js';
-import { createRandom } from '../../src/testing/random.js';
 import {
   buildIncomeReportData,
   generateVerificationReport,
   type ReportApplicant,
   type ReportContext,
-} from '../../src/testing/report-data.js';
+} from '../../src/testing/reports/report-data.js';
+import { createRandom } from '../../src/testing/state/random.js';
 
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const SLASH_DAY = /^\d{2}\/\d{2}\/\d{4}$/;

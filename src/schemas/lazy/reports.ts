@@ -152,7 +152,7 @@ export const reportSchemas = /* @__PURE__ */ onFirstUse(() => {
 
   /**
    * Key under which a dispatching schema exposes its pick, `(value) => schema`: its output is the
-   * picked schema's output. The response checker (src/core/compiled.ts) reads the same
+   * picked schema's output. The response checker (src/core/call/compiled.ts) reads the same
    * `Symbol.for` key, so it can check such a schema without either layer importing the other.
    */
   const SCHEMA_PICK = Symbol.for('applicant-verification.schema-pick');

@@ -7,7 +7,7 @@
  * cannot be verified: that is a server misconfiguration, answered 500 and logged loudly.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Logger } from '../../core/log.js';
+import type { Logger } from '../../core/observability/log.js';
 import { receiveDelivery, type WebhookHandlerOptions } from '../receive.js';
 import { checkWebhookSecretOption } from '../secrets.js';
 import type { WebhookBody } from '../verify.js';

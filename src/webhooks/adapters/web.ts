@@ -4,7 +4,7 @@
  * Cloudflare Workers, Vercel Edge. It reads the body as bytes itself, so the signature is checked
  * on exactly what was sent, with Web Crypto (no `node:crypto`).
  */
-import { concatBytes } from '../../core/bytes.js';
+import { concatBytes } from '../../core/transport/bytes.js';
 import { receiveDelivery, type WebhookHandlerOptions } from '../receive.js';
 import { checkWebhookSecretOption } from '../secrets.js';
 
