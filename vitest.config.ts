@@ -39,6 +39,8 @@ const NOT_IN_NPM_TEST = [
   'test/examples/**',
   'test/package/declarations.test.ts',
   'test/fleet/**',
+  // Faults injected into real processes on a real Redis: npm run test:chaos (project `chaos`).
+  'test/chaos/**',
   'test/seams/**',
   // Independent OpenAPI tools as child processes: npm run test:contract (project `contract`).
   'test/contract/**',
@@ -95,6 +97,11 @@ function project(
  *   (docs/platforms.md), 200 landlord accounts each against the multi-account mock and against a
  *   server that checks every token: in process, but a suite this size would take `npm test` past
  *   its 40 s.
+ * - `chaos`: `npm run test:chaos`, faults injected into fleets of real processes on a real
+ *   redis-server (test/chaos/, docs/fault-model.md): processes paused and resumed (SIGSTOP and
+ *   SIGCONT), clocks ahead and behind, late commits. Each scenario prints one `chaos {...}` line
+ *   (households, groups, duplicates, duplicates reported, the longest call, its seed:
+ *   `CHAOS_SEED=<seed>` runs it again).
  *
  * All but `unit` are `.ci/run` steps of their own. The mutation run (StrykerJS, whose vitest
  * runner cannot pick a project) keeps its own config, vitest.mutation.config.ts.
@@ -152,6 +159,13 @@ export default defineConfig({
           'test/integrations/platform-isolation-mock.test.ts',
         ],
         exclude: [...configDefaults.exclude],
+      }),
+      // One file at a time: each starts its own processes and redis-server.
+      project('chaos', 8, {
+        include: ['test/chaos/**/*.test.ts'],
+        exclude: [...configDefaults.exclude],
+        maxWorkers: 1,
+        testTimeout: 120_000,
       }),
     ],
   },

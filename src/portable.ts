@@ -76,6 +76,7 @@ export type { StoredToken, TokenStore } from './core/token/token-store.js';
 export { CorrelationConflictError } from './creates/correlation-conflict.js';
 export type { CreateOnceOptions, CreateOnceResult } from './creates/create-once.js';
 export type { ApplicantGroupCreateOptions, RentBelowFloorPolicy } from './creates/create-options.js';
+export type { PossibleDuplicate } from './creates/duplicates.js';
 export { GroupMayHaveBeenCreatedError, GroupNotFoundError } from './creates/errors.js';
 export {
   type HouseholdBody,
@@ -84,6 +85,7 @@ export {
   householdDifferences,
   isSameHousehold,
 } from './creates/household-match.js';
+export { CreateLeaseLostError, type LeaseLostReason } from './creates/lease-lost.js';
 export {
   type AffordabilityOptions,
   type AffordabilityReason,

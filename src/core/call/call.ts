@@ -64,6 +64,22 @@ export interface ColdChecks {
   readonly response: (value: unknown) => boolean;
 }
 
+/** What {@link Call.beforeAttempt} is told about the attempt about to leave. */
+export interface AttemptStart {
+  /** Milliseconds the attempt may still take (its timeout, cut by the call's deadline). */
+  readonly timeoutMs: number;
+}
+
+/** A rejection of {@link Call.beforeAttempt}, carried through the attempt's failure handling unchanged. */
+export class BeforeAttemptRefusal {
+  /** What the hook rejected with. */
+  readonly reason: unknown;
+
+  constructor(reason: unknown) {
+    this.reason = reason;
+  }
+}
+
 /** One call, as a resource describes it. */
 export interface Call<S extends z.ZodType> {
   method: 'GET' | 'POST';
@@ -102,6 +118,13 @@ export interface Call<S extends z.ZodType> {
   keepCredentialHeaders?: boolean;
   /** Advice added to the error message for a status (e.g. a 404 that points at the base URL). */
   hints?: Partial<Record<number, string>>;
+  /**
+   * Runs in each attempt after every wait the core makes before it (the token exchange, a free
+   * concurrency slot, a rate-limit pause, the backoff before a resend) and just before the request
+   * is handed to the transport, with the time the attempt has left. A rejection stops the call
+   * there, as it is, with nothing of this attempt sent. The creates layer checks its lease here.
+   */
+  beforeAttempt?: ((attempt: AttemptStart) => Promise<void>) | undefined;
   /** The operation the call is traced as (its descriptor's name); default `request`, a raw request. */
   operation?: OperationName | undefined;
   /** The path template traces show when `path` is concrete (a raw request to a declared operation). */

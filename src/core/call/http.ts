@@ -36,6 +36,7 @@ import {
 import { abortError, raceAbort } from './abort.js';
 import { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
 import {
+  BeforeAttemptRefusal,
   type Call,
   copyRecords,
   fillPath,
@@ -48,8 +49,10 @@ import { type CallBudget, CallContext, callBudget, formatDuration } from './call
 import { coldQuery, preparesCold } from './cold-call.js';
 import { fastCheck } from './compiled.js';
 import { type Limiter, QueueTimeoutError } from './limiter.js';
+import { loopTurn } from './loop-turn.js';
 import { MayHaveReachedServerError } from './reached-server.js';
 import {
+  BACKOFF,
   backoffMs,
   failureOf,
   mayHaveReachedServer,
@@ -403,9 +406,13 @@ export class HttpCore {
     this.#wiring.onRateLimitPause?.(this.#options.clock.now() + ms);
   }
 
-  /** Holds this client's requests until `untilEpochMs` (a pause another process published). */
+  /**
+   * Holds this client's requests until `untilEpochMs` (a pause another process published, on its
+   * clock), capped like a local pause (`Retry-After` above the cap is not waited for): a publisher
+   * whose clock runs ahead cannot hold this process longer than any 429 could.
+   */
   pauseUntil(untilEpochMs: number): void {
-    const ms = untilEpochMs - this.#options.clock.now();
+    const ms = Math.min(untilEpochMs - this.#options.clock.now(), BACKOFF.maxRetryAfterMs);
     if (ms > 0) this.#wiring.limiter.pauseFor(ms);
   }
 
@@ -566,25 +573,29 @@ export class HttpCore {
     const started = performance.now();
     let pending: Promise<TransportResponse>;
     try {
+      const transport = () =>
+        wiring
+          .transport({
+            method: call.method,
+            origin,
+            path,
+            headers,
+            body,
+            signal,
+            timeout: attemptMs - (performance.now() - started),
+            maxResponseBytes: this.#options.maxResponseBytes,
+          })
+          .then((answer) => {
+            // Pause the whole client before this slot frees, so no queued request slips through.
+            if (answer.status === 429)
+              this.#pause(rateLimitPauseMs(answer.headers, this.#options.clock.now()));
+            return answer;
+          });
+      const before = call.beforeAttempt;
       pending = wiring.limiter.run(
-        () =>
-          wiring
-            .transport({
-              method: call.method,
-              origin,
-              path,
-              headers,
-              body,
-              signal,
-              timeout: attemptMs - (performance.now() - started),
-              maxResponseBytes: this.#options.maxResponseBytes,
-            })
-            .then((answer) => {
-              // Pause the whole client before this slot frees, so no queued request slips through.
-              if (answer.status === 429)
-                this.#pause(rateLimitPauseMs(answer.headers, this.#options.clock.now()));
-              return answer;
-            }),
+        before === undefined
+          ? transport
+          : () => checkedAttempt(before, transport, context, attemptMs, started),
         { signal, maxWaitMs: attemptMs },
       );
     } catch (error) {
@@ -616,6 +627,7 @@ export class HttpCore {
     timeout: number,
     attemptMs: number,
   ): unknown {
+    if (error instanceof BeforeAttemptRefusal) return error.reason;
     if (signal?.aborted) return abortError(signal, context.label);
     if (error instanceof ResponseTooLargeError) return error;
     if (error instanceof QueueTimeoutError) {
@@ -698,6 +710,37 @@ export class HttpCore {
     });
     return { data, response: info };
   }
+}
+
+/**
+ * An attempt of a call with a {@link Call.beforeAttempt} hook: the hook, one turn of the event loop
+ * (loop-turn.ts: sockets the server closed while the process could not run are dropped first),
+ * then the transport, unless the attempt's time ran out meanwhile (nothing is sent then). What
+ * stops it before the transport is a {@link BeforeAttemptRefusal}, handed back unchanged.
+ */
+async function checkedAttempt(
+  before: NonNullable<Call<z.ZodType>['beforeAttempt']>,
+  transport: () => Promise<TransportResponse>,
+  context: CallContext,
+  attemptMs: number,
+  started: number,
+): Promise<TransportResponse> {
+  try {
+    await before({ timeoutMs: attemptMs - (performance.now() - started) });
+    await loopTurn();
+  } catch (reason) {
+    throw new BeforeAttemptRefusal(reason);
+  }
+  // The check (or a pause of the process while it ran) may have used up the attempt's time.
+  if (attemptMs - (performance.now() - started) <= 0) {
+    throw new BeforeAttemptRefusal(
+      new APIConnectionTimeoutError(
+        `${context.label} ran out of time before this attempt left (${context.progress()}); nothing was sent.`,
+        { requestNotSent: true },
+      ),
+    );
+  }
+  return transport();
 }
 
 /** Whether zod must be loaded before `call` is prepared: it is not yet, and the call's cold checks do not cover it. */

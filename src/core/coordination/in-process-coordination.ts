@@ -11,6 +11,18 @@ function keyOf(clientId: string, correlationId: string): string {
   return JSON.stringify([clientId, correlationId]);
 }
 
+/**
+ * Whether `outcome` is a `refused` that replaces the `unresolved` `lease` itself recorded, no later
+ * holder having recorded since: allowed after the lease was taken over (coordination.ts).
+ */
+export function correctsOwn(
+  stored: CreateOutcomeRecord | undefined,
+  lease: CreateLease,
+  outcome: CreateOutcome,
+): boolean {
+  return outcome.state === 'refused' && stored?.state === 'unresolved' && stored.fence === lease.fence;
+}
+
 /** Outcome records kept before old ones are swept (an outcome matters for a grace window or so). */
 const SWEEP_ABOVE = 1_000;
 /** How long a recorded outcome is kept once its lease is over (ms). */
@@ -93,17 +105,28 @@ export class InProcessCoordination implements Coordination {
     if (held?.fence === lease.fence) this.#leases.set(key, { fence: held.fence, expiresAt: 0 });
   }
 
+  /** Extends the lease to `ttlMs` from now if it is still the newest on its key. */
+  async renewCreateLease(lease: CreateLease, ttlMs: number): Promise<CreateLease | undefined> {
+    const key = keyOf(lease.clientId, lease.correlationId);
+    if (this.#leases.get(key)?.fence !== lease.fence) return undefined;
+    const expiresAt = this.#now() + ttlMs;
+    this.#leases.set(key, { fence: lease.fence, expiresAt });
+    return { ...lease, expiresAt };
+  }
+
   /** Records the outcome unless a newer lease exists. */
   async recordCreateOutcome(lease: CreateLease, outcome: CreateOutcome): Promise<boolean> {
     const key = keyOf(lease.clientId, lease.correlationId);
-    if (this.#leases.get(key)?.fence !== lease.fence) return false;
+    if (this.#leases.get(key)?.fence !== lease.fence && !correctsOwn(this.#outcomes.get(key), lease, outcome))
+      return false;
     this.#outcomes.set(key, { ...outcome, fence: lease.fence, recordedAt: this.#now() });
     return true;
   }
 
-  /** The outcome last recorded. */
+  /** The outcome last recorded, with its age on this coordination's clock. */
   async readCreateOutcome(clientId: string, correlationId: string): Promise<CreateOutcomeRecord | undefined> {
-    return this.#outcomes.get(keyOf(clientId, correlationId));
+    const record = this.#outcomes.get(keyOf(clientId, correlationId));
+    return record && { ...record, ageMs: this.#now() - record.recordedAt };
   }
 
   /** Runs the exchange after the ones of the client id already queued here (one at a time). */
