@@ -173,6 +173,13 @@ describe('the page cap', () => {
       pages: 12,
     },
     {
+      name: 'a maxPages of 1 fetches the first page only',
+      page: (n) => ({ items: ids(`a${n}`), total_count: 5 }),
+      maxPages: 1,
+      pages: 1,
+      limit: 1,
+    },
+    {
       name: 'a maxPages of exactly the pages needed lets the walk end on its own',
       page: (n) => ({ items: ids(`a${n}`), total_count: 5 }),
       maxPages: 5,

@@ -204,12 +204,14 @@ function defaultItemId(item: unknown): string | undefined {
 
 /** Whether an item with this id is new to a page whose predecessor gave `previousIds`. */
 function isNew(id: string | undefined, previousIds: ReadonlySet<string> | undefined): boolean {
+  // Stryker disable next-line ConditionalExpression: equivalent, no page's ids hold undefined, so the last test is true for it too
   return id === undefined || previousIds === undefined || !previousIds.has(id);
 }
 
 /** The caller's page cap, checked before any request. */
 function checkedMaxPages(maxPages: unknown): number | undefined {
   if (maxPages === undefined) return undefined;
+  // Stryker disable next-line ConditionalExpression: equivalent, Number.isInteger is false for every non-number
   if (typeof maxPages === 'number' && Number.isInteger(maxPages) && maxPages >= 1) return maxPages;
   throw new RequestValidationError(
     [{ path: 'maxPages', message: 'maxPages must be a whole number of at least 1', code: 'invalid_type' }],
@@ -219,6 +221,7 @@ function checkedMaxPages(maxPages: unknown): number | undefined {
 
 /** The cap a first page's `total_count` sets: twice the pages it promises, plus the slack. */
 function capFromTotal(totalCount: number | undefined, pageLength: number): number {
+  // Stryker disable next-line ConditionalExpression: equivalent, an empty first page ends the walk before any cap is read
   if (totalCount === undefined || pageLength === 0) return MAX_PAGES;
   return 2 * Math.ceil(totalCount / pageLength) + CAP_SLACK_PAGES;
 }
@@ -244,6 +247,7 @@ export function listPages<S extends z.ZodType, T>(core: HttpCore, call: ListCall
     let addsNewItems = false;
     for (const item of items) {
       const id = itemId(item);
+      // Stryker disable next-line ConditionalExpression: equivalent, isNew never looks undefined up
       if (id !== undefined) ids.add(id);
       if (isNew(id, previousIds)) addsNewItems = true;
     }

@@ -39,6 +39,13 @@ import { type Conflict, describeConflict, findConflict } from './conflicts.js';
 import { isUnsettled, type Journal, type JournalOutcome, type JournalState } from './journal.js';
 import type { HouseholdResult, HouseholdStatus } from './result-log.js';
 
+/**
+ * Below this many correlation ids a batch looks each up (a request each); from it on, it first
+ * asks how long a listing of the account's groups is, and reads them from one when that is
+ * shorter.
+ */
+export const LISTING_FROM = 100;
+
 /** Time between lookups while waiting for the group of an unsettled create. */
 const POLL_MS = 500;
 
@@ -133,6 +140,39 @@ function journalOutcomeOf(error: unknown): JournalOutcome {
   return 'unknown';
 }
 
+/**
+ * The groups listed under each correlation id the batch looks up (its households' ids and
+ * the ids they had before an edit), read in one walk of the account's groups, when there are
+ * {@link LISTING_FROM} ids or more and that walk takes fewer requests than a lookup per id
+ * would; otherwise `undefined`. The first page's
+ * `total_count` and length tell how many pages the walk takes. The list is in the API's order, so
+ * the first group of an id is the one a lookup of that id would find first.
+ */
+async function listingOf(
+  client: VerificationClient,
+  households: readonly Household[],
+  previous: ReadonlyMap<string, JournalState>,
+  request: RequestOptions,
+): Promise<ReadonlyMap<string, readonly ApplicantGroup[]> | undefined> {
+  const wanted = new Set<string>();
+  for (const household of households) wanted.add(household.correlationId);
+  for (const state of previous.values()) wanted.add(state.correlationId);
+  if (wanted.size < LISTING_FROM) return undefined;
+  const first = await client.applicantGroups.list({}, request);
+  if (first.totalCount === undefined || (first.items.length === 0 && first.totalCount > 0)) return undefined;
+  const pages = first.items.length === 0 ? 0 : Math.ceil(first.totalCount / first.items.length);
+  if (pages >= wanted.size) return undefined;
+  const byCorrelation = new Map<string, ApplicantGroup[]>();
+  for await (const group of first.iterate()) {
+    const id = group.correlation_id;
+    if (!id || !wanted.has(id)) continue;
+    const groups = byCorrelation.get(id);
+    if (groups) groups.push(group);
+    else byCorrelation.set(id, [group]);
+  }
+  return byCorrelation;
+}
+
 /** Runs both phases over `households`. */
 export async function runBatch(
   client: VerificationClient,
@@ -156,12 +196,19 @@ export async function runBatch(
     return resultOf(household, 'conflict', conflict.groupId, describeConflict(conflict));
   };
 
-  // Every group the API lists under the id (one request, as findByCorrelationId makes): more than
-  // one is a household created twice, by writers that did not share a gate.
+  // Filled before the lookups when one listing of the account's groups costs fewer requests than
+  // a lookup per household: then a household's groups are read from it (docs/cli.md, "Large files").
+  let listed: ReadonlyMap<string, readonly ApplicantGroup[]> | undefined;
+  // Every group the API lists under the id (from the listing, or one request, as
+  // findByCorrelationId makes): more than one is a household created twice, by writers that did
+  // not share a gate.
   const duplicates = new Map<string, ApplicantGroup[]>();
   const find = async (id: string): Promise<ApplicantGroup | undefined> => {
-    const page = await client.applicantGroups.list({ correlation_id: id }, request);
-    const groups = page.items.filter((group) => group.correlation_id === id);
+    const groups = listed
+      ? [...(listed.get(id) ?? [])]
+      : (await client.applicantGroups.list({ correlation_id: id }, request)).items.filter(
+          (group) => group.correlation_id === id,
+        );
     if (groups.length > 1) duplicates.set(id, groups);
     return groups[0];
   };
@@ -172,15 +219,27 @@ export async function runBatch(
 
   // One lookup; for a create still unsettled, more until its grace window has passed.
   const lookup = async (id: string, state: JournalState | undefined): Promise<ApplicantGroup | undefined> => {
-    let group = await find(id);
-    if (group || !state || !isUnsettled(state)) return group;
+    const unsettled = state !== undefined && isUnsettled(state);
+    // A create an earlier run left unsettled is looked up afresh, not read from the listing.
+    let group = unsettled ? await client.applicantGroups.findByCorrelationId(id, request) : await find(id);
+    if (group || !state || !unsettled) return group;
     const deadline = (state.sentAt ?? 0) + graceMs;
     while (!group && now() < deadline) {
       await pause(Math.max(1, Math.min(POLL_MS, deadline - now())));
-      group = await find(id);
+      // The listing was read once: a group that appears later is seen by a lookup of its own.
+      group = await client.applicantGroups.findByCorrelationId(id, request);
     }
     return group;
   };
+
+  // The journal's ids by household key, made once: looking through every id for each household
+  // would cost a rerun of 100,000 households 10^10 steps (docs/benchmarks.md, "Scale").
+  const previousByKey = new Map<string, JournalState[]>();
+  for (const state of previous.values()) {
+    const states = previousByKey.get(state.householdKey);
+    if (states === undefined) previousByKey.set(state.householdKey, [state]);
+    else states.push(state);
+  }
 
   const resolve = async (household: Household): Promise<Resolution> => {
     const own = previous.get(household.correlationId);
@@ -190,8 +249,8 @@ export async function runBatch(
       return conflict ? { kind: 'conflict', conflict } : { kind: 'existing', group };
     }
     // The ids this household had, in this batch, before its row was edited.
-    for (const state of previous.values()) {
-      if (state.householdKey !== household.key || state.correlationId === household.correlationId) continue;
+    for (const state of previousByKey.get(household.key) ?? []) {
+      if (state.correlationId === household.correlationId) continue;
       if (state.batchId !== options.batchId) continue;
       if (state.outcome !== 'created' && !isUnsettled(state)) continue;
       const earlier = await lookup(state.correlationId, state);
@@ -203,6 +262,9 @@ export async function runBatch(
   };
 
   try {
+    // A listing that fails changes nothing: the lookups then run as they would have (after a fatal
+    // failure, wrong credentials say, the batch has stopped and they do not start).
+    listed = await stop.guard(() => listingOf(client, households, previous, request)).catch(() => undefined);
     const checking = reporter.start('check', households.length);
     const resolved = await mapSettled(households, (household) => stop.guard(() => resolve(household)), {
       concurrency,
