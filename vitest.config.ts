@@ -54,6 +54,8 @@ const NOT_IN_NPM_TEST = [
   // Many-account isolation, 200 accounts twice: npm run test:platforms (project `platforms`).
   'test/integrations/platform-isolation.test.ts',
   'test/integrations/platform-isolation-mock.test.ts',
+  // The mock's console in headless Chromium: npm run test:browser (project `browser`).
+  'test/browser/**',
 ];
 
 /**
@@ -95,6 +97,8 @@ function project(
  *   (docs/platforms.md), 200 landlord accounts each against the multi-account mock and against a
  *   server that checks every token: in process, but a suite this size would take `npm test` past
  *   its 40 s.
+ * - `browser`: `npm run test:browser`, the mock's console (src/testing/console) in headless
+ *   Chromium (Debian's `chromium`, driven by playwright-core), checked with axe-core.
  *
  * All but `unit` are `.ci/run` steps of their own. The mutation run (StrykerJS, whose vitest
  * runner cannot pick a project) keeps its own config, vitest.mutation.config.ts.
@@ -153,6 +157,8 @@ export default defineConfig({
         ],
         exclude: [...configDefaults.exclude],
       }),
+      // One file at a time: each drives one headless Chromium against one mock.
+      project('browser', 8, { include: ['test/browser/**/*.test.ts'], maxWorkers: 1, testTimeout: 60_000 }),
     ],
   },
 });
