@@ -42,9 +42,7 @@ export function renderInvitation(entry: OutboxEntry, subject: InvitationSubject)
     text: [
       `Hi ${subject.firstName},`,
       '',
-      `${subject.decisionMaker} is reviewing your application for ${subject.property} and asks you to`,
-      'verify your income. Connect your bank or payroll account: it takes a few minutes, and',
-      `${subject.decisionMaker} sees a read-only income report, never your login.`,
+      `${subject.decisionMaker} is reviewing your application for ${subject.property} and asks you to verify your income. Connect your bank or payroll account: it takes a few minutes, and ${subject.decisionMaker} sees a read-only income report, never your login.`,
       '',
       `Start here: ${link}`,
       '',

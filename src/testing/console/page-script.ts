@@ -215,7 +215,7 @@ export const CONSOLE_JS = `'use strict';
         ['Non-recurring income', income ? money(report.nonRecurringTotal) : ''],
         ['Expired', report.expired ? badge('expired', 'bad') : ''],
         ['Created', report.createdAt],
-        ['Applicant', report.applicantId ? el('span', { className: 'mono', text: report.applicantId }) : 'household'],
+        ['Applicant', report.applicantId ? report.applicantName || report.applicantId : 'the household'],
         ['Group', el('span', { className: 'mono', text: report.groupId })],
         ['Id', el('span', { className: 'mono', text: report.id })],
       ]),

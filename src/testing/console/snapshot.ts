@@ -123,6 +123,8 @@ export interface SnapshotReport {
   groupId: string;
   /** The applicant of an individual report, `null` for a household one. */
   applicantId: string | null;
+  /** First and last name of that applicant, `null` for a household report. */
+  applicantName: string | null;
   /** Client id of the owning account. */
   account: string;
   /** Mock clock time of creation, ISO 8601. */
@@ -230,9 +232,11 @@ export function takeSnapshot(controls: MockControls): MockSnapshot {
   );
   const subjects = new Map<string, InvitationSubject>();
   const byVerification = new Map<string, string>();
+  const names = new Map<string, string>();
   for (const group of groups) {
     const members = group.family === 'applicant_group' ? group.applicants : group.screenings;
     for (const member of members) {
+      names.set(member.id, `${member.firstName} ${member.lastName}`);
       subjects.set(member.id, {
         firstName: member.firstName,
         decisionMaker: group.decisionMakerDisplayName,
@@ -298,6 +302,7 @@ export function takeSnapshot(controls: MockControls): MockSnapshot {
       reportType: report.reportType,
       groupId: report.applicantGroupId,
       applicantId: report.applicantId,
+      applicantName: report.applicantId === null ? null : (names.get(report.applicantId) ?? null),
       account: report.account,
       createdAt: iso(report.createdAt),
       expired: report.expired,
