@@ -45,12 +45,10 @@ describe('the mock console in headless Chromium', () => {
   const consoleErrors: string[] = [];
   let step = 0;
 
-  const shot = async (name: string) => {
+  /** Saves the page (the whole page, or what the window shows) as the next step's screenshot. */
+  const shot = async (name: string, fullPage = true) => {
     step += 1;
-    await page.screenshot({
-      path: `${SCREENS}/${String(step).padStart(2, '0')}-${name}.png`,
-      fullPage: true,
-    });
+    await page.screenshot({ path: `${SCREENS}/${String(step).padStart(2, '0')}-${name}.png`, fullPage });
   };
   /** The card of the group whose property is `property`. */
   const groupCard = (property: string) => page.locator('#groups article', { hasText: property });
@@ -282,7 +280,7 @@ describe('the mock console in headless Chromium', () => {
     }
     expect(outside).toEqual([]);
     await page.evaluate(() => (globalThis as unknown as PageGlobals).scrollTo(0, 0));
-    await shot('narrow');
+    await shot('narrow', false);
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 

@@ -30,6 +30,7 @@ h3 { font-size: 1rem; margin: 0.5rem 0 0.25rem; }
 fieldset { display: flex; flex-wrap: wrap; align-items: center; gap: 0.4rem 0.5rem; border: 1px solid var(--line); border-radius: 4px; margin: 0; min-width: 0; max-width: 100%; }
 legend { padding: 0 0.25rem; font-weight: 600; }
 label { font-weight: 600; }
+.field { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.4rem; max-width: 100%; }
 input, select, button { font: inherit; min-height: 2rem; max-width: 100%; }
 input, select { border: 1px solid #6b7584; border-radius: 4px; padding: 0.15rem 0.35rem; background: var(--paper); color: var(--ink); }
 input[type="number"] { width: 6rem; }

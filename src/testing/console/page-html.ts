@@ -31,8 +31,10 @@ export const CONSOLE_HTML = `<!doctype html>
       <button type="button" data-advance="1209600000">Advance 14 days</button>
     </div>
     <form id="advance-form" class="row">
-      <label for="advance-minutes">Advance by minutes</label>
-      <input id="advance-minutes" name="minutes" type="number" min="0" step="1" value="30" inputmode="numeric">
+      <span class="field">
+        <label for="advance-minutes">Advance by minutes</label>
+        <input id="advance-minutes" name="minutes" type="number" min="0" step="1" value="30" inputmode="numeric">
+      </span>
       <button type="submit">Advance</button>
     </form>
     <div class="row">
@@ -42,12 +44,18 @@ export const CONSOLE_HTML = `<!doctype html>
   <section class="panel" aria-labelledby="filters-heading">
     <h2 id="filters-heading">Filters</h2>
     <form id="filters" class="row" role="search">
-      <label for="filter-account">Account</label>
-      <select id="filter-account"><option value="">All accounts</option></select>
-      <label for="filter-group">Group</label>
-      <select id="filter-group"><option value="">All groups</option></select>
-      <label for="filter-correlation">Correlation id</label>
-      <input id="filter-correlation" type="search" autocomplete="off">
+      <span class="field">
+        <label for="filter-account">Account</label>
+        <select id="filter-account"><option value="">All accounts</option></select>
+      </span>
+      <span class="field">
+        <label for="filter-group">Group</label>
+        <select id="filter-group"><option value="">All groups</option></select>
+      </span>
+      <span class="field">
+        <label for="filter-correlation">Correlation id</label>
+        <input id="filter-correlation" type="search" autocomplete="off">
+      </span>
     </form>
   </section>
   <section class="panel wide" aria-labelledby="groups-heading">
@@ -71,33 +79,45 @@ export const CONSOLE_HTML = `<!doctype html>
     <form id="fault-form" class="row">
       <fieldset>
         <legend>Request fault: the next API requests fail</legend>
-        <label for="fault-status">Status</label>
-        <select id="fault-status">
-          <option value="503">503 Service Unavailable</option>
-          <option value="500">500 Internal Server Error</option>
-          <option value="502">502 Bad Gateway</option>
-          <option value="429">429 Too Many Requests</option>
-        </select>
-        <label for="fault-count">Requests</label>
-        <input id="fault-count" type="number" min="1" step="1" value="1" inputmode="numeric">
-        <label for="fault-path">Path (optional)</label>
-        <input id="fault-path" type="text" placeholder="/api/v1/applicant_groups" autocomplete="off">
+        <span class="field">
+          <label for="fault-status">Status</label>
+          <select id="fault-status">
+            <option value="503">503 Service Unavailable</option>
+            <option value="500">500 Internal Server Error</option>
+            <option value="502">502 Bad Gateway</option>
+            <option value="429">429 Too Many Requests</option>
+          </select>
+        </span>
+        <span class="field">
+          <label for="fault-count">Requests</label>
+          <input id="fault-count" type="number" min="1" step="1" value="1" inputmode="numeric">
+        </span>
+        <span class="field">
+          <label for="fault-path">Path (optional)</label>
+          <input id="fault-path" type="text" placeholder="/api/v1/applicant_groups" autocomplete="off">
+        </span>
         <button type="submit">Inject request fault</button>
       </fieldset>
     </form>
     <form id="webhook-fault-form" class="row">
       <fieldset>
         <legend>Webhook fault: the next deliveries misbehave</legend>
-        <label for="webhook-fault-kind">Fault</label>
-        <select id="webhook-fault-kind">
-          <option value="drop">Drop (never delivered)</option>
-          <option value="duplicate">Duplicate (delivered twice)</option>
-          <option value="reorder">Reorder (held back)</option>
-        </select>
-        <label for="webhook-fault-count">Events</label>
-        <input id="webhook-fault-count" type="number" min="1" step="1" value="1" inputmode="numeric">
-        <label for="webhook-fault-code">Event code (optional)</label>
-        <input id="webhook-fault-code" type="text" placeholder="REPORT_READY" autocomplete="off">
+        <span class="field">
+          <label for="webhook-fault-kind">Fault</label>
+          <select id="webhook-fault-kind">
+            <option value="drop">Drop (never delivered)</option>
+            <option value="duplicate">Duplicate (delivered twice)</option>
+            <option value="reorder">Reorder (held back)</option>
+          </select>
+        </span>
+        <span class="field">
+          <label for="webhook-fault-count">Events</label>
+          <input id="webhook-fault-count" type="number" min="1" step="1" value="1" inputmode="numeric">
+        </span>
+        <span class="field">
+          <label for="webhook-fault-code">Event code (optional)</label>
+          <input id="webhook-fault-code" type="text" placeholder="REPORT_READY" autocomplete="off">
+        </span>
         <button type="submit">Inject webhook fault</button>
       </fieldset>
     </form>
