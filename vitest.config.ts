@@ -39,6 +39,8 @@ const NOT_IN_NPM_TEST = [
   'test/examples/**',
   'test/package/declarations.test.ts',
   'test/fleet/**',
+  // Faults injected into real processes on a real Redis: npm run test:chaos (project `chaos`).
+  'test/chaos/**',
   'test/seams/**',
   // Independent OpenAPI tools as child processes: npm run test:contract (project `contract`).
   'test/contract/**',
@@ -97,6 +99,11 @@ function project(
  *   (docs/platforms.md), 200 landlord accounts each against the multi-account mock and against a
  *   server that checks every token: in process, but a suite this size would take `npm test` past
  *   its 40 s.
+ * - `chaos`: `npm run test:chaos`, faults injected into fleets of real processes on a real
+ *   redis-server (test/chaos/, docs/fault-model.md): processes paused and resumed (SIGSTOP and
+ *   SIGCONT), clocks ahead and behind, late commits. Each scenario prints one `chaos {...}` line
+ *   (households, groups, duplicates, duplicates reported, the longest call, its seed:
+ *   `CHAOS_SEED=<seed>` runs it again).
  * - `browser`: `npm run test:browser`, the mock's console (src/testing/console) in headless
  *   Chromium (Debian's `chromium`, driven by playwright-core), checked with axe-core.
  *
@@ -157,8 +164,15 @@ export default defineConfig({
         ],
         exclude: [...configDefaults.exclude],
       }),
+      // One file at a time: each starts its own processes and redis-server.
+      project('chaos', 8, {
+        include: ['test/chaos/**/*.test.ts'],
+        exclude: [...configDefaults.exclude],
+        maxWorkers: 1,
+        testTimeout: 120_000,
+      }),
       // One file at a time: each drives one headless Chromium against one mock.
-      project('browser', 8, { include: ['test/browser/**/*.test.ts'], maxWorkers: 1, testTimeout: 60_000 }),
+      project('browser', 9, { include: ['test/browser/**/*.test.ts'], maxWorkers: 1, testTimeout: 60_000 }),
     ],
   },
 });

@@ -5,8 +5,8 @@
  *
  *   npx tsx examples/platform.ts
  *
- * One root client holds the connections; each landlord gets a derived client (`withOptions`), made
- * once and cached. One webhook route serves every landlord (`/webhooks/<landlord id>`, the secret
+ * One platform root (no account of its own) holds the connections; each landlord gets a derived
+ * client (`withOptions`), made once and cached. One webhook route serves every landlord (`/webhooks/<landlord id>`, the secret
  * looked up per request, a rotation's old key still accepted). A nightly sync walks every landlord
  * with a concurrency limit, into one store for all of them, and one landlord whose credentials
  * went stale fails alone while the others sync. See docs/platforms.md.
@@ -20,10 +20,10 @@ import {
   MemoryDeliveryStore,
   MemoryGroupStore,
   signWebhook,
-  type VerificationClient,
+  VerificationClient,
   WEBHOOK_SIGNATURE_HEADER,
 } from 'applicant-verification';
-import { createMockServer, DEFAULT_START_TIME } from 'applicant-verification/testing';
+import { createMockServer, createTestClock, DEFAULT_START_TIME } from 'applicant-verification/testing';
 import express from 'express';
 
 /** The platform's landlord table: in production a database, with the secrets encrypted at rest. */
@@ -62,10 +62,16 @@ const mock = await createMockServer({
   })),
 });
 
-// One root client: the connections, logger, clock and coordination every landlord shares.
-// (`mock.client()` wires the mock's URL and clock; in production: new VerificationClient({ baseURL, ... }).)
+// One root that is no account: the connections, settings, logger, clock and token store every
+// landlord's client shares. Its own calls are refused (a stray `root.applicantGroups.create()`
+// creates under no landlord); each landlord's client is derived from it. (The test clock follows
+// the mock's; in production: VerificationClient.platformRoot({ baseURL, tokenStore, ... }).)
 const first = landlords.get('oak-street') as Landlord;
-const root = mock.client({ account: first.clientId, logLevel: 'off' });
+const root = VerificationClient.platformRoot({
+  baseURL: mock.url,
+  clock: createTestClock(mock.clock),
+  logLevel: 'off',
+});
 
 /** A derived client per landlord, made on first use: no I/O, a few kilobytes each. */
 const clients = new Map<string, VerificationClient>();

@@ -8,6 +8,18 @@
  * @packageDocumentation
  * @module applicant-verification/edge
  */
+
 export { VerificationClient } from './client/edge-client.js';
-export { expressWebhook, FileCoordination, FileTokenStore, fastifyWebhook } from './client/edge-node-only.js';
+export {
+  commandLineCoordination,
+  commandLineStateDir,
+  expressWebhook,
+  FileCoordination,
+  FileTokenStore,
+  fastifyWebhook,
+} from './client/edge-node-only.js';
+export type {
+  CommandLineStateDir,
+  CommandLineStateOptions,
+} from './core/coordination/command-line-state-types.js';
 export * from './portable.js';

@@ -4,6 +4,12 @@
  * @module applicant-verification
  */
 export { VerificationClient } from './client/node-client.js';
+export {
+  type CommandLineStateDir,
+  type CommandLineStateOptions,
+  commandLineCoordination,
+  commandLineStateDir,
+} from './core/coordination/command-line-state.js';
 export { FileCoordination } from './core/coordination/file-coordination.js';
 export { FileTokenStore } from './core/token/file-token-store.js';
 export * from './portable.js';

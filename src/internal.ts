@@ -12,6 +12,7 @@ export { maskText } from './core/observability/redact.js';
 export { mapSettled } from './core/results/batch.js';
 export { MONTH_NAMES } from './helpers/dates.js';
 export { stateNameForCode } from './helpers/states.js';
+export { shownValue } from './households/shown.js';
 export { isSettledGroup } from './resources/applicant-groups.js';
 export { E164_PHONE_PATTERN } from './schemas/common.js';
 export { rentCentsMeant } from './schemas/rent.js';

@@ -9,7 +9,7 @@
  * on purpose, with its documentation.
  */
 
-export type { DerivedClientOptions } from './client/client-family.js';
+export type { DerivedClientOptions, PlatformRootOptions } from './client/client-family.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/call/api-promise.js';
 export type { RequestOptions } from './core/call/http.js';
 export type {
@@ -71,11 +71,12 @@ export {
 export type { ClientOptions } from './core/options.js';
 export { ConfigurationError } from './core/options.js';
 export type { BatchOptions, BatchProgress, Settled } from './core/results/batch.js';
-export { Page, PagePromise, type ToArrayOptions } from './core/results/pagination.js';
+export { type ListOptions, Page, PagePromise, type ToArrayOptions } from './core/results/pagination.js';
 export type { StoredToken, TokenStore } from './core/token/token-store.js';
 export { CorrelationConflictError } from './creates/correlation-conflict.js';
 export type { CreateOnceOptions, CreateOnceResult } from './creates/create-once.js';
 export type { ApplicantGroupCreateOptions, RentBelowFloorPolicy } from './creates/create-options.js';
+export type { PossibleDuplicate } from './creates/duplicates.js';
 export { GroupMayHaveBeenCreatedError, GroupNotFoundError } from './creates/errors.js';
 export {
   type HouseholdBody,
@@ -84,6 +85,7 @@ export {
   householdDifferences,
   isSameHousehold,
 } from './creates/household-match.js';
+export { CreateLeaseLostError, type LeaseLostReason } from './creates/lease-lost.js';
 export {
   type AffordabilityOptions,
   type AffordabilityReason,

@@ -3,7 +3,7 @@
  * stop a whole batch, and how any error is shown to a person.
  */
 import { APIError, AuthenticationError, PermissionDeniedError } from 'applicant-verification';
-import { maskText } from '../internal.js';
+import { maskText, shownValue } from '../internal.js';
 
 /** Every item was done (created, already there, exported, ...). */
 export const EXIT_OK = 0;
@@ -17,6 +17,11 @@ export const EXIT_CONFLICT = 3;
 export const EXIT_LOCKED = 4;
 /** The API refused the credentials: nothing was sent, no results or journal were written. */
 export const EXIT_AUTH = 5;
+/**
+ * The command line's local state (a journal line, the state folder) is damaged or belongs to
+ * another server: nothing was sent, and the message names the file and the repair.
+ */
+export const EXIT_STATE = 6;
 /** Stopped by Ctrl-C (SIGINT): 128 + 2, the shell convention. */
 export const EXIT_SIGINT = 130;
 /** Stopped by SIGTERM: 128 + 15, the shell convention. */
@@ -30,6 +35,11 @@ export function exitCodeForSignal(signal: NodeJS.Signals): number {
 /** The command line is wrong (exit code 2): the message says what to change. */
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** Local state that cannot be trusted as it is (exit code 6): the message names the file and the repair. */
+export class StateError extends Error {
+  override name = 'StateError';
 }
 
 /** Another run holds the lock of this batch (exit code 4). */
@@ -107,38 +117,56 @@ export function describeError(error: unknown): string {
   return maskText(message.replace(/\s+/g, ' ').trim());
 }
 
-function fieldText(entry: unknown): string | undefined {
+// The value a field path of the server's (`applicants[0].email`, `applicants.0.email`) names in
+// the body sent, so the line shows what was refused.
+function sentValue(sent: object | undefined, field: string): string | undefined {
+  if (sent === undefined) return undefined;
+  let value: unknown = sent;
+  for (const part of field.split(/[.[\]]+/).filter((item) => item !== '')) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = Reflect.get(value, part);
+  }
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const leaf = field.split(/[.[\]]+/).findLast((item) => item !== '') ?? '';
+  const kind = leaf === 'email' ? 'email' : leaf.includes('phone') ? 'phone' : undefined;
+  return shownValue(String(value), kind);
+}
+
+function fieldText(entry: unknown, sent?: object): string | undefined {
   if (typeof entry === 'string') return entry;
   if (typeof entry !== 'object' || entry === null) return undefined;
   const field = 'field' in entry && typeof entry.field === 'string' ? entry.field : undefined;
   const message = 'message' in entry && typeof entry.message === 'string' ? entry.message : undefined;
-  if (field && message) return message.startsWith(field) ? message : `${field}: ${message}`;
-  return message ?? field;
+  const value = field === undefined ? undefined : sentValue(sent, field);
+  const shown = value === undefined ? '' : `; sent ${value}`;
+  if (field && message) return `${message.startsWith(field) ? message : `${field}: ${message}`}${shown}`;
+  return message ?? (field === undefined ? undefined : `${field}${shown}`);
 }
 
 /**
  * The server's per-field complaints of a refused request (`body.fields` of an {@link APIError}:
- * a list of `{ field, message }` or an object of field to message), as `a: x; b: y`; `''` when
+ * a list of `{ field, message }` or an object of field to message), as `a: x; b: y`, each followed
+ * by the value `sent` held there (`; sent "j***@example.com"`, emails and phones masked); `''` when
  * there are none.
  */
-export function serverFields(error: unknown): string {
+export function serverFields(error: unknown, sent?: object): string {
   if (!(error instanceof APIError)) return '';
   const body = error.body;
   if (typeof body !== 'object' || body === null || !('fields' in body)) return '';
   const fields: unknown = body.fields;
   const entries = Array.isArray(fields)
-    ? fields.map(fieldText)
+    ? fields.map((entry) => fieldText(entry, sent))
     : typeof fields === 'object' && fields !== null
       ? Object.entries(fields).map(([field, message]) =>
-          fieldText({ field, message: Array.isArray(message) ? message.join(', ') : message }),
+          fieldText({ field, message: Array.isArray(message) ? message.join(', ') : message }, sent),
         )
       : [];
   return maskText(entries.filter((entry) => entry !== undefined).join('; '));
 }
 
-/** {@link describeError}, followed by the server's field errors when it named any. */
-export function describeRowError(error: unknown): string {
+/** {@link describeError}, followed by the server's field errors when it named any, with the values `sent`. */
+export function describeRowError(error: unknown, sent?: object): string {
   const text = describeError(error);
-  const fields = serverFields(error);
+  const fields = serverFields(error, sent);
   return fields === '' || text.includes(fields) ? text : `${text} (fields: ${fields})`;
 }

@@ -10,11 +10,13 @@ import {
   EXIT_FAILED,
   EXIT_LOCKED,
   EXIT_OK,
+  EXIT_STATE,
   EXIT_USAGE,
   exitCodeForSignal,
   InterruptedError,
   isAuthFailure,
   LockedError,
+  StateError,
   UsageError,
 } from './errors.js';
 import { type CliIO, write } from './shared/io.js';
@@ -42,6 +44,7 @@ VERIFICATION_PROFILE) from ~/.config/applicant-verification/profiles.json.
 
 Exit codes: 0 done; 1 some rows or items failed (or a fatal API error); 2 usage;
 3 conflicts (groups create); 4 another run holds the batch's lock; 5 authentication failed;
+6 local state cannot be trusted (the message names the file and the repair);
 130/143 stopped by SIGINT/SIGTERM.`;
 
 type Command = (args: readonly string[], io: CliIO) => Promise<number>;
@@ -103,6 +106,10 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
         `${PROGRAM} ${name}: ${error.message}\nRun "${PROGRAM} ${name} --help" for usage.\n`,
       );
       return EXIT_USAGE;
+    }
+    if (error instanceof StateError) {
+      await write(io.stderr, `${PROGRAM} ${name}: ${safeLines(error.message)}\n`);
+      return EXIT_STATE;
     }
     if (error instanceof LockedError) {
       await write(io.stderr, `${PROGRAM} ${name}: ${error.message}\n`);

@@ -19,6 +19,7 @@ import { publishPause, sharePauses, withCoordinatedExchange } from '../core/coor
 import { processCoordination } from '../core/coordination/in-process-coordination.js';
 import { INSPECT } from '../core/observability/inspect.js';
 import { createLogger } from '../core/observability/log.js';
+import { maskText } from '../core/observability/redact.js';
 import { type ClientOptions, type ResolvedOptions, resolveOptions } from '../core/options.js';
 import { StaticTokenSource, TokenManager, type TokenSource } from '../core/token/auth.js';
 import { KnownSecrets } from '../core/token/secrets.js';
@@ -36,7 +37,12 @@ import { Reports } from '../resources/reports.js';
 import { ScreeningGroups } from '../resources/screening-groups.js';
 import { Webhooks } from '../resources/webhooks.js';
 import { VERSION } from '../version.js';
-import { type ClientFamily, type DerivedClientOptions, deriveOptions } from './client-family.js';
+import {
+  type ClientFamily,
+  type DerivedClientOptions,
+  deriveOptions,
+  type PlatformRootOptions,
+} from './client-family.js';
 
 /**
  * @internal The client of the Applicant Income and Asset Verification API, sending through the
@@ -60,6 +66,15 @@ export class ClientBase {
   /** The API base URL in use. */
   readonly baseURL: string;
   /**
+   * The account the client acts for: its client id (a root's, or the one `withOptions` was given;
+   * a derived client without credentials keeps its parent's). `undefined` for a client built with
+   * an `accessToken`, which names no account. Shown by `util.inspect` and `toJSON`; the secret key
+   * never is.
+   */
+  get clientId(): string | undefined {
+    return this.#clientId;
+  }
+  /**
    * A raw request, for endpoints and fields newer than the SDK, through the same core (auth,
    * retries under the create policy, timeouts, logging); validated when a `schema` is given.
    *
@@ -72,6 +87,9 @@ export class ClientBase {
   readonly get: RawGetMethod;
   /** A raw POST to `path`, never resent after an ambiguous failure without a `lookup`; see {@link VerificationClient.request}. */
   readonly post: RawPostMethod;
+  readonly #clientId: string | undefined;
+  /** Whether the client acts for no account (a platform root): every call is refused. */
+  readonly #noAccount: boolean;
   readonly #stopPauses: () => void;
   readonly #core: HttpCore;
   readonly #family: ClientFamily;
@@ -86,14 +104,21 @@ export class ClientBase {
   constructor(options: ClientOptions, connector: Connector) {
     const parent = deriving;
     deriving = undefined;
+    const platformRoot = buildingPlatformRoot;
+    buildingPlatformRoot = false;
+    // A platform root acts for no account, and so does a client derived from it without credentials.
+    const noAccount = parent ? parent.noAccount && parent.sameAccount !== undefined : platformRoot;
+    this.#noAccount = noAccount;
     const resolved = resolveOptions(options, connector.defaults, {
       credentialsFromEnvironment: parent === undefined,
+      noAccount,
     });
     const clock = resolved.clock;
     const origin = resolved.baseURL.origin;
     // A static token has no client id: its processes coordinate under one shared stand-in.
     const coordinationKey = resolved.credentials?.clientId ?? 'access-token';
     this.baseURL = resolved.baseURL.href;
+    this.#clientId = resolved.credentials?.clientId;
     // A derived client's options already name its credentials (deriveOptions built them).
     this.#options = parent
       ? options
@@ -145,6 +170,7 @@ export class ClientBase {
       sdkHeaders: family.sdkHeaders,
       secrets: account.secrets,
       account: parent && resolved.credentials ? coordinationKey : undefined,
+      noAccount,
       family,
       onRateLimitPause: shared ? (until) => publishPause(shared, coordinationKey, until, logger) : undefined,
     });
@@ -177,7 +203,13 @@ export class ClientBase {
             logger,
             () => clock.now(),
           )
-        : new StaticTokenSource(resolved.accessToken ?? ''));
+        : new StaticTokenSource(
+            noAccount
+              ? () => {
+                  throw core.noAccountError('auth.getToken()');
+                }
+              : (resolved.accessToken ?? ''),
+          ));
     account.tokens = tokens;
     this.#core = core;
     if (parent && shared) {
@@ -219,6 +251,35 @@ export class ClientBase {
   }
 
   /**
+   * A platform's root client, which is no account (docs/platforms.md): it holds the connection
+   * pool, the settings, the logger, the clock, the coordination and the token store that every
+   * landlord's client shares, and derives those clients with {@link withOptions}. It takes no
+   * credentials (and reads none from the environment), and refuses its own calls with a
+   * `ConfigurationError` naming `withOptions`, before any I/O, so a stray
+   * `root.applicantGroups.create()` creates under no landlord.
+   *
+   * ```ts
+   * const root = VerificationClient.platformRoot({ baseURL, tokenStore, coordination });
+   * const landlord = root.withOptions({ clientId: row.clientId, secretKey: row.secretKey });
+   * ```
+   * @throws {ConfigurationError} for a `clientId`, `secretKey` or `accessToken` option, or any
+   *   option an ordinary client refuses.
+   */
+  static platformRoot<C extends ClientBase>(
+    this: new (
+      options: ClientOptions,
+    ) => C,
+    options: PlatformRootOptions,
+  ): C {
+    buildingPlatformRoot = true;
+    try {
+      return new this(options as ClientOptions);
+    } finally {
+      buildingPlatformRoot = false;
+    }
+  }
+
+  /**
    * A client for another account (or the same account with other per-call behaviour) that shares
    * this client's connection, logger, tracing, clock and coordination, and keeps its own access
    * token, 429 pause and rent-unit state. Deriving does no I/O and costs a few kilobytes, so a
@@ -241,6 +302,7 @@ export class ClientBase {
       family: this.#family,
       transport: this.#transport,
       sameAccount: derivation.sameAccount ? this.#account : undefined,
+      noAccount: this.#noAccount,
       maxConcurrencyGiven: options.maxConcurrency !== undefined,
     };
     try {
@@ -262,14 +324,18 @@ export class ClientBase {
     return this.#connection.close();
   }
 
-  /** @internal Shows where the client points, never its credentials. */
+  /** @internal Shows where the client points and the account it acts for, never a secret. */
   [INSPECT](): string {
-    return `VerificationClient { baseURL: '${this.baseURL}' }`;
+    // Masked as error messages mask it (an id that reads as an email is one).
+    const account = this.clientId === undefined ? '' : `, clientId: '${maskText(this.clientId)}'`;
+    return `VerificationClient { baseURL: '${this.baseURL}'${account} }`;
   }
 
   /** @internal */
   toJSON(): Record<string, string> {
-    return { baseURL: this.baseURL };
+    return this.clientId === undefined
+      ? { baseURL: this.baseURL }
+      : { baseURL: this.baseURL, clientId: this.clientId };
   }
 }
 
@@ -324,5 +390,10 @@ let deriving:
       sameAccount: AccountState | undefined;
       /** Whether the derivation sets `maxConcurrency` (a same-account client then gets its own limiter). */
       maxConcurrencyGiven: boolean;
+      /** Whether the parent acts for no account (a platform root, or derived from one without credentials). */
+      noAccount: boolean;
     }
   | undefined;
+
+/** Set by `platformRoot` for the constructor it calls (the entries' constructors take options only). */
+let buildingPlatformRoot = false;

@@ -59,6 +59,12 @@ export type DerivedClientOptions = Omit<
   | 'accessToken'
 >;
 
+/**
+ * What `VerificationClient.platformRoot(...)` takes: every client option but the credentials
+ * (`clientId`, `secretKey`, `accessToken`), since a platform root is no account.
+ */
+export type PlatformRootOptions = Omit<ClientOptions, 'clientId' | 'secretKey' | 'accessToken'>;
+
 /** The options a derived client resolves, and whether it acts for its parent's account. */
 export interface Derivation {
   /** The parent's options with the overrides over them (credentials replaced as a whole). */

@@ -3,6 +3,10 @@
  * on the main entry, so code shared between runtimes still compiles, each throwing a clear error
  * when used.
  */
+import type {
+  CommandLineStateDir,
+  CommandLineStateOptions,
+} from '../core/coordination/command-line-state-types.js';
 import type { Coordination, CreateLease, CreateOutcomeRecord } from '../core/coordination/coordination.js';
 import { ConfigurationError } from '../core/options.js';
 import type { StoredToken, TokenStore } from '../core/token/token-store.js';
@@ -94,4 +98,20 @@ export class FileCoordination implements Coordination {
   onPause(): () => void {
     return () => {};
   }
+}
+
+/**
+ * Not on the edge entry: the command line's state folder is on a machine's disk.
+ * @throws {ConfigurationError} always.
+ */
+export function commandLineStateDir(_options?: CommandLineStateOptions): CommandLineStateDir {
+  return nodeOnly('commandLineStateDir', 'the command line and its state folder run on Node');
+}
+
+/**
+ * Not on the edge entry: the command line's gate is a folder on a machine's disk.
+ * @throws {ConfigurationError} always.
+ */
+export function commandLineCoordination(_options?: CommandLineStateOptions): FileCoordination {
+  return nodeOnly('commandLineCoordination', 'the command line and its state folder run on Node');
 }

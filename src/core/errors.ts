@@ -375,8 +375,10 @@ export class ClientClosedError extends VerificationError {
 }
 
 /**
- * A list kept yielding pages past the SDK's hard cap: the server's paging is broken (for example
- * a `total_count` that never comes true). Narrow the query, or walk pages by hand.
+ * A list kept yielding pages past the walk's page cap (twice what the first page's `total_count`
+ * promised, plus 10; 10,000 pages without one): the server's paging is broken (for example a
+ * `total_count` that grows page after page). Narrow the query, raise the cap with the list's
+ * `maxPages` option, or walk pages by hand.
  */
 export class PaginationLimitError extends VerificationError {
   override name = 'PaginationLimitError';
@@ -386,7 +388,7 @@ export class PaginationLimitError extends VerificationError {
   /** @param limit The page cap; `path` names the list. */
   constructor(limit: number, path: string) {
     super(
-      `Stopped listing ${path} after ${limit} pages: the server kept promising more (its total_count or page links are not consistent). Narrow the query or walk the pages with getNextPage().`,
+      `Stopped listing ${path} after ${limit} pages: the server kept promising more (its total_count or page links are not consistent). Narrow the query, raise the cap with the list's maxPages option (list(params, { maxPages })), or walk the pages with getNextPage().`,
     );
     this.limit = limit;
   }

@@ -57,13 +57,26 @@ export interface ClientOptions {
   logger?: Logger | undefined;
   /** `strict` (default) throws ResponseValidationError on a bad response; `warn` logs and returns it. */
   validation?: ValidationMode | undefined;
-  /** Requests in flight at once, across the client. Default unlimited. */
+  /**
+   * Requests in flight at once, across the client (default: no limit of the client's own). On a
+   * root client it also caps the sockets of the API pool that the root and every client derived
+   * from it share; without it that pool opens at most 16 sockets to the API host (requests beyond
+   * wait in its queue, within their attempt's timeout). Ignored for the sockets when the client
+   * sends through a caller's `dispatcher` or `fetch`, which manage their own.
+   */
   maxConcurrency?: number | undefined;
   /** Response bodies larger than this many bytes are refused. Default 50 MB. */
   maxResponseBytes?: number | undefined;
   /** Allow a plain-http baseURL on a non-loopback host (never in production). Default false. */
   allowInsecureHttp?: boolean | undefined;
-  /** Headers added to every API request (never sent to a PDF file host). */
+  /**
+   * Headers added to every API request (never sent to a PDF file host). Names are
+   * case-insensitive: a header the SDK sets (`Authorization`, `Content-Type`, `Content-Length`,
+   * `Host`, `User-Agent`, `Accept`, the connection's own), in any spelling, is a
+   * `RequestValidationError` on the first call, before any I/O. To act for another account, use
+   * `withOptions({ clientId, secretKey })` (or a client with `accessToken`), never an
+   * `Authorization` header.
+   */
   defaultHeaders?: Record<string, string> | undefined;
   /**
    * How the API reads an applicant-group create's `monthly_rent`: `'dollars'` (default, the
@@ -263,16 +276,35 @@ function credentialPair(
   return { clientId, secretKey };
 }
 
+/** A platform root names no account: credentials given to it are a mistake, refused by name. */
+function refuseCredentials(options: ClientOptions): void {
+  const given = (['clientId', 'secretKey', 'accessToken'] as const).filter(
+    (name) => options[name] !== undefined,
+  );
+  if (given.length === 0) return;
+  throw new ConfigurationError(
+    `A platform root acts for no account, so it takes no ${given.join(', ')}: pass each account's credentials to root.withOptions({ clientId, secretKey }), or build an ordinary client for one account.`,
+  );
+}
+
 /** Applies defaults and environment fallbacks, and checks everything. */
 export function resolveOptions(
   options: ClientOptions,
   defaults: TimingDefaults = NODE_DEFAULTS,
-  { credentialsFromEnvironment = true }: { credentialsFromEnvironment?: boolean } = {},
+  {
+    credentialsFromEnvironment = true,
+    noAccount = false,
+  }: {
+    credentialsFromEnvironment?: boolean;
+    /** A platform root (docs/platforms.md): it acts for no account, so it takes no credentials. */
+    noAccount?: boolean;
+  } = {},
 ): ResolvedOptions {
   const baseURL = resolveBaseURL(options.baseURL, options.allowInsecureHttp ?? false);
-  const { clientId, secretKey } = credentialPair(options, credentialsFromEnvironment);
+  if (noAccount) refuseCredentials(options);
+  const { clientId, secretKey } = credentialPair(options, credentialsFromEnvironment && !noAccount);
   const accessToken = options.accessToken;
-  if (accessToken === undefined && (!clientId || !secretKey)) {
+  if (!noAccount && accessToken === undefined && (!clientId || !secretKey)) {
     const missing = [
       !clientId && 'clientId (env VERIFICATION_CLIENT_ID)',
       !secretKey && 'secretKey (env VERIFICATION_SECRET_KEY)',
@@ -309,7 +341,7 @@ export function resolveOptions(
       'The tokenStore option needs get() and set(token) methods, as FileTokenStore has.',
     );
   }
-  if (tokenStore !== undefined && !(clientId && secretKey)) {
+  if (tokenStore !== undefined && !noAccount && !(clientId && secretKey)) {
     throw new ConfigurationError(
       'The tokenStore option shares tokens exchanged for clientId and secretKey: pass them too (an accessToken is not shared).',
     );

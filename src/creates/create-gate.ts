@@ -10,7 +10,8 @@
  * "Which clock").
  */
 
-import type { RequestOptions } from '../core/call/call.js';
+import type * as z from 'zod';
+import type { Call, RequestOptions } from '../core/call/call.js';
 import { exponentialBackoffMs } from '../core/call/retry.js';
 import type {
   CoordinationFailurePolicy,
@@ -22,7 +23,9 @@ import type {
 import { APIConnectionError, APIError, RequestValidationError } from '../core/errors.js';
 import { loadZod, zodIfLoaded } from '../load/zod.js';
 import type { Creates } from './creates.js';
+import { announceDuplicate, type PossibleDuplicate } from './duplicates.js';
 import { GroupMayHaveBeenCreatedError } from './errors.js';
+import { CreateLeaseLostError, type LeaseLostReason } from './lease-lost.js';
 
 /** The longest pause between two tries of a lease another holder has (ms). */
 const LEASE_POLL_MAX_MS = 1_000;
@@ -82,23 +85,27 @@ export interface GatedCreate {
   validate(): unknown;
 }
 
+/** The check a create runs in each attempt, just before its request leaves (see {@link Call.beforeAttempt}). */
+export type BeforeAttempt = NonNullable<Call<z.ZodType>['beforeAttempt']>;
+
 /**
  * A create's pass through the gate: checks the body (once: `send` gets it as it goes on the wire),
- * takes the lease (waiting for a concurrent create of the same id), sends, records, releases.
- * Without a correlation id, `send` runs as it is. A lease held by another for the whole wait ends
- * in `GroupMayHaveBeenCreatedError`.
+ * takes the lease (waiting for a concurrent create of the same id), sends (each attempt checking
+ * the lease first, through the hook `send` is given), records, releases. Without a correlation
+ * id, `send` runs as it is. A lease held by another for the whole wait ends in
+ * `GroupMayHaveBeenCreatedError`.
  */
 export async function gatedCreate<T>(
   creates: Creates,
   create: GatedCreate,
-  send: (wireBody: unknown) => Promise<T>,
+  send: (wireBody: unknown, beforeAttempt: BeforeAttempt | undefined) => Promise<T>,
   idOf: (created: T) => string,
 ): Promise<T> {
   const { correlationId, caller, path } = create;
   // The body's schema is built with zod, which a process loads on its first need.
   if (zodIfLoaded() === undefined) await loadZod();
   const wireBody = create.validate();
-  if (correlationId === undefined) return send(wireBody);
+  if (correlationId === undefined) return send(wireBody, undefined);
   const pass: GatePass = {
     correlationId,
     leaseKey: create.leaseKey,
@@ -108,22 +115,33 @@ export async function gatedCreate<T>(
     heldThroughout: (reason) =>
       new GroupMayHaveBeenCreatedError(path, correlationId, undefined, `${caller} (POST ${path})`, reason),
   };
-  return passGate(creates, pass, (held) => held.send(() => send(wireBody), idOf));
+  return passGate(creates, pass, (held) => held.send((beforeAttempt) => send(wireBody, beforeAttempt), idOf));
 }
 
 /** The lease a create holds, and its records. */
 export class HeldGate {
   readonly #creates: Creates;
   readonly #pass: GatePass;
-  /** `undefined` when the coordination failed and the policy let the create go on without it. */
-  readonly lease: CreateLease | undefined;
+  /** The lease's time to live (ms): what each renewal asks for. */
+  readonly #ttlMs: number;
+  #lease: CreateLease | undefined;
   #warned = false;
+  /** Whether an attempt passed {@link HeldGate.beforeAttempt}: a request left under this lease. */
+  #sent = false;
+  /** The possible duplicates this pass noticed (docs/fault-model.md). */
+  readonly duplicates: PossibleDuplicate[] = [];
 
   /** @internal Built by {@link passGate}. */
-  constructor(creates: Creates, pass: GatePass, lease: CreateLease | undefined) {
+  constructor(creates: Creates, pass: GatePass, lease: CreateLease | undefined, ttlMs: number) {
     this.#creates = creates;
     this.#pass = pass;
-    this.lease = lease;
+    this.#lease = lease;
+    this.#ttlMs = ttlMs;
+  }
+
+  /** `undefined` when the coordination failed and the policy let the create go on without it. */
+  get lease(): CreateLease | undefined {
+    return this.#lease;
   }
 
   /** Logs a coordination problem, once per pass. */
@@ -137,7 +155,7 @@ export class HeldGate {
 
   /** The outcome an earlier holder recorded; with `'continue'`, a failing read counts as none. */
   async readOutcome(): Promise<CreateOutcomeRecord | undefined> {
-    if (!this.lease) return undefined;
+    if (!this.#lease) return undefined;
     const { coordination, coordinationKey } = this.#creates;
     try {
       return await coordination.readCreateOutcome(coordinationKey, leaseKeyOf(this.#pass));
@@ -150,38 +168,109 @@ export class HeldGate {
     }
   }
 
-  /** Records `outcome` under the lease (nothing without one); a failing write is logged. */
-  async record(outcome: CreateOutcome): Promise<void> {
-    if (!this.lease) return;
+  /**
+   * Records `outcome` under the lease (nothing without one). Resolves whether it was recorded: a
+   * failing write is logged and counts as not recorded.
+   */
+  async record(outcome: CreateOutcome): Promise<boolean> {
+    if (!this.#lease) return true;
     try {
-      await this.#creates.coordination.recordCreateOutcome(this.lease, outcome);
+      return await this.#creates.coordination.recordCreateOutcome(this.#lease, outcome);
     } catch (error) {
       this.warn(`the create's outcome could not be recorded (${describe(error)})`);
+      return false;
     }
   }
 
+  #lost(reason: LeaseLostReason, detail?: string): CreateLeaseLostError {
+    const error = new CreateLeaseLostError(this.#pass.correlationId, reason, this.#pass.caller, detail);
+    this.#creates.logger.warn(error.message);
+    return error;
+  }
+
   /**
-   * Sends the create under the lease: records `unresolved` first (so a holder that dies mid-send
-   * leaves that, dated now), then what it came to: the object's id, `refused` when the server
-   * refused it or it never left, or `unresolved` (kept from before sending) when nobody knows.
+   * The check in each attempt, after every wait and just before the request leaves: the lease is
+   * renewed for the create's whole budget (or, on a coordination without renewal, must outlast the
+   * attempt), then `unresolved` is recorded under it, dated now (a holder that dies mid-send leaves
+   * that behind). A lease lost, or a write refused, stops the create with
+   * {@link CreateLeaseLostError}, nothing sent; a write that fails does too, unless the policy is
+   * `'continue'`.
    */
-  async send<T>(create: () => Promise<T>, idOf: (created: T) => string): Promise<T> {
-    await this.record({ state: 'unresolved' });
+  readonly beforeAttempt: BeforeAttempt = async ({ timeoutMs }) => {
+    const lease = this.#lease;
+    if (!lease) return;
+    const { coordination, clock } = this.#creates;
+    let recorded: boolean;
+    try {
+      if (coordination.renewCreateLease) {
+        const renewed = await coordination.renewCreateLease(lease, this.#ttlMs);
+        if (!renewed) throw this.#lost('superseded');
+        this.#lease = renewed;
+      } else if (lease.expiresAt - clock.now() < timeoutMs) {
+        throw this.#lost('expiring');
+      }
+      recorded = await coordination.recordCreateOutcome(this.#lease ?? lease, { state: 'unresolved' });
+    } catch (error) {
+      if (error instanceof CreateLeaseLostError) throw error;
+      if (this.#pass.policy === 'refuse') throw this.#lost('coordination_failed', describe(error));
+      this.warn(
+        `the coordination could not confirm the create lease (${describe(error)}); sending without it (coordinationFailure: 'continue'), so another process may send the same create`,
+      );
+      this.#sent = true;
+      return;
+    }
+    if (!recorded) throw this.#lost('superseded');
+    this.#sent = true;
+  };
+
+  /**
+   * Sends the create under the lease: `create` is given {@link HeldGate.beforeAttempt} for each of
+   * its attempts (so a holder that dies mid-send leaves `unresolved`, dated when it sent), then
+   * records what it came to: the object's id, `refused` when the server refused it, or
+   * `unresolved` (kept from before sending) when nobody knows. A write after the request left
+   * that is refused or fails means the lease was lost while it was in flight: a possible
+   * duplicate, reported at once ({@link HeldGate.duplicates}, the log, the `alert` channel).
+   */
+  async send<T>(
+    create: (beforeAttempt: BeforeAttempt) => Promise<T>,
+    idOf: (created: T) => string,
+  ): Promise<T> {
     let created: T;
     try {
-      created = await create();
+      created = await create(this.beforeAttempt);
     } catch (error) {
-      if (outcomeOfFailure(error) === 'refused') await this.record({ state: 'refused' });
+      if (this.#sent && outcomeOfFailure(error) === 'refused') await this.record({ state: 'refused' });
       throw error;
     }
-    await this.record({ state: 'created', id: idOf(created) });
+    const id = idOf(created);
+    if (!(await this.record({ state: 'created', id })) && this.#lease) {
+      this.reportDuplicate({
+        kind: 'lease_lost_after_send',
+        groupId: id,
+        otherGroupIds: [],
+        reason:
+          'the create lease was lost while the request was in flight (the coordination refused or failed its outcome), so another holder may have created this household too.',
+      });
+    }
     return created;
+  }
+
+  /** Adds a possible duplicate of this pass's household and announces it. */
+  reportDuplicate(report: Omit<PossibleDuplicate, 'correlationId' | 'at'>): PossibleDuplicate {
+    const full: PossibleDuplicate = {
+      ...report,
+      correlationId: this.#pass.correlationId,
+      at: new Date(this.#creates.clock.now()).toISOString(),
+    };
+    this.duplicates.push(full);
+    announceDuplicate(this.#creates.logger, full);
+    return full;
   }
 
   /** Gives the lease back; a failing release is logged (the lease lapses on its own). */
   async release(): Promise<void> {
-    if (!this.lease) return;
-    await this.#creates.coordination.releaseCreateLease(this.lease).catch((error: unknown) => {
+    if (!this.#lease) return;
+    await this.#creates.coordination.releaseCreateLease(this.#lease).catch((error: unknown) => {
       this.warn(`the create lease could not be released (${describe(error)}); it lapses on its own`);
     });
   }
@@ -196,6 +285,7 @@ export async function passGate<T>(
   pass: GatePass,
   task: (held: HeldGate) => Promise<T>,
 ): Promise<T> {
+  creates.refuseWithoutAccount(pass.caller);
   const held = await acquire(creates, pass);
   try {
     return await task(held);
@@ -227,7 +317,7 @@ async function acquire(creates: Creates, pass: GatePass): Promise<HeldGate> {
       lease = await coordination.acquireCreateLease(coordinationKey, leaseKeyOf(pass), ttl);
     } catch (error) {
       if (pass.policy === 'refuse' || poll > 0) throw error;
-      const held = new HeldGate(creates, pass, undefined);
+      const held = new HeldGate(creates, pass, undefined, ttl);
       held.warn(
         `the coordination failed (${describe(error)}); creating without the lease (coordinationFailure: 'continue'), so another process may send the same create`,
       );
@@ -240,7 +330,7 @@ async function acquire(creates: Creates, pass: GatePass): Promise<HeldGate> {
           `${pass.caller} (correlation_id "${pass.correlationId}"): took over the create lease from process ${dead.pid} on ${dead.host}, which no longer runs; a create it had sent counts as unresolved from when it was sent, and is looked up, not resent.`,
         );
       }
-      return new HeldGate(creates, pass, lease);
+      return new HeldGate(creates, pass, lease, ttl);
     }
     const left = waitEnd - clock.now();
     if (left <= 0)

@@ -21,9 +21,10 @@ import type {
 } from '../schemas/applicant-groups.js';
 import { rentCentsMeant } from '../schemas/rent.js';
 import { CorrelationConflictError } from './correlation-conflict.js';
-import { type HeldGate, passGate } from './create-gate.js';
+import { type BeforeAttempt, type HeldGate, passGate } from './create-gate.js';
 import type { ApplicantGroupCreateOptions } from './create-options.js';
 import type { Creates } from './creates.js';
+import type { PossibleDuplicate } from './duplicates.js';
 import { GroupMayHaveBeenCreatedError } from './errors.js';
 import { groupsUnder, newestGroup } from './group-lookup.js';
 import {
@@ -39,6 +40,20 @@ export interface CreateOnceResult {
   group: ApplicantGroup;
   /** `true` when this call created it (and sent its invitations); `false` when it already existed. */
   created: boolean;
+  /**
+   * When it already existed, how this call knew of it: `'gate'` when the coordination had it
+   * recorded (a writer sharing this gate made or found it), `'lookup'` when only the lookup found
+   * it (a writer that does not share the gate, such as a script with another coordination folder,
+   * made it: such writers can both create when they send at the same moment). Absent when created.
+   */
+  via?: 'gate' | 'lookup' | undefined;
+  /**
+   * Present only when the call noticed that the household may have more than one group: its
+   * create lease was lost while its request was in flight, or the lookup found several live
+   * groups of the household. Each is also logged at error level and published on the tracing
+   * `alert` channel (docs/fault-model.md, "A duplicate was reported").
+   */
+  duplicates?: readonly PossibleDuplicate[];
 }
 
 /** The options of `applicantGroups.createOnce`: a create's options, and one of its own. */
@@ -63,6 +78,7 @@ export interface CreateOnceDeps {
     body: ApplicantGroupCreateParams,
     wireBody: unknown,
     options: ApplicantGroupCreateOptions,
+    beforeAttempt: BeforeAttempt | undefined,
   ): Promise<ApplicantGroup>;
   /** The create body's schema under these options (the client's rent unit, the rent floor). */
   bodySchema(options: ApplicantGroupCreateOptions): z.ZodType<unknown, ApplicantGroupCreateParams>;
@@ -75,6 +91,17 @@ export interface CreateOnceDeps {
  * was never created.
  */
 const UNRESOLVED_RECHECK_MS = 10 * 60_000;
+
+/** The call's result, with the possible duplicates it noticed when there are any. */
+function result(
+  group: ApplicantGroup,
+  created: boolean,
+  held: HeldGate,
+  via?: 'gate' | 'lookup',
+): CreateOnceResult {
+  const settled: CreateOnceResult = via === undefined ? { group, created } : { group, created, via };
+  return held.duplicates.length > 0 ? { ...settled, duplicates: [...held.duplicates] } : settled;
+}
 
 interface Running {
   bodyKey: string;
@@ -232,24 +259,30 @@ class OnceCall {
   /** Looks up, then creates if absent; under the gate's lease when there is one. */
   async #decide(held: HeldGate): Promise<CreateOnceResult> {
     const recorded = await held.readOutcome();
-    const found = this.#pick(await this.#lookup());
+    const groups = await this.#lookup();
+    const found = this.#pick(groups);
     if (found) {
-      if (recorded?.state !== 'created' || recorded.id !== found.id)
-        await held.record({ state: 'created', id: found.id });
-      return { group: found, created: false };
+      const known = recorded?.state === 'created' && recorded.id === found.id;
+      if (!known) await held.record({ state: 'created', id: found.id });
+      this.#reportSeveral(held, groups, found, 'the lookup found');
+      // A create this gate recorded (created, or sent and unresolved) made it; else a writer off it.
+      const onGate = known || recorded?.state === 'unresolved';
+      return result(found, false, held, onGate ? 'gate' : 'lookup');
     }
-    const clock = this.#creates.clock;
+    // Every age is the coordination's (its own clock: Redis's TIME), never this process's clock
+    // against a stamp another process's write left (docs/safe-creates.md, "Which clock").
+    const age = recorded && (recorded.ageMs ?? this.#creates.clock.now() - recorded.recordedAt);
     // An unresolved create long past is settled by the lookup above: its group never appeared.
     const settledLongAgo =
-      recorded?.state === 'unresolved' && clock.now() - recorded.recordedAt > UNRESOLVED_RECHECK_MS;
+      recorded?.state === 'unresolved' && age !== undefined && age > UNRESOLVED_RECHECK_MS;
     if (recorded && recorded.state !== 'refused' && !settledLongAgo) {
       // An earlier create under this id: its group has not shown in the list yet, or nobody knows
       // whether it exists. Either way it is not sent again: wait for it over the grace window that
       // began when it was sent (a holder that died long ago gets one more lookup, no wait).
       const grace = this.#options.createGraceWindow ?? this.#creates.graceWindowMs;
-      const windowLeft = Math.max(0, grace - Math.max(0, clock.now() - recorded.recordedAt));
+      const windowLeft = Math.max(0, grace - Math.max(0, age ?? 0));
       const group = await this.#awaitEarlier(windowLeft);
-      if (group) return { group, created: false };
+      if (group) return result(group, false, held, 'gate');
       throw this.#unresolved(
         recorded.state === 'created'
           ? `group ${recorded.id}, recorded as created under it, did not appear in the list within the grace window`
@@ -257,10 +290,38 @@ class OnceCall {
       );
     }
     const group = await held.send(
-      () => this.#deps.create(this.#body, this.#wireBody, this.#options),
+      (beforeAttempt) => this.#deps.create(this.#body, this.#wireBody, this.#options, beforeAttempt),
       (created) => created.id,
     );
-    return { group, created: true };
+    if (held.duplicates.length > 0) {
+      // The lease was lost in flight: look again, and name the household's other groups if any show.
+      const again = await this.#lookup().catch(() => []);
+      this.#reportSeveral(
+        held,
+        [...again.filter((other) => other.id !== group.id), group],
+        group,
+        'after the lease was lost, a lookup found',
+      );
+    }
+    return result(group, true, held);
+  }
+
+  /**
+   * Reports the household's live groups when the lookup found more than one. An expired group
+   * beside a newer one is a re-invitation made on purpose, not a duplicate.
+   */
+  #reportSeveral(held: HeldGate, groups: readonly ApplicantGroup[], own: ApplicantGroup, what: string): void {
+    const live = groups.filter(
+      (group) => !group.is_expired && isSameHousehold(householdDifferences(group, this.#body)),
+    );
+    if (live.length < 2) return;
+    const others = live.filter((group) => group.id !== own.id).map((group) => group.id);
+    held.reportDuplicate({
+      kind: 'several_groups',
+      groupId: own.id,
+      otherGroupIds: others,
+      reason: `${what} ${live.length} live groups of this household under its correlation id.`,
+    });
   }
 
   #lookup(): Promise<ApplicantGroup[]> {

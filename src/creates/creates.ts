@@ -37,7 +37,7 @@ export type CreatesOptions = Pick<
 /** What the client hands the creates layer. */
 export interface CreatesWiring {
   /** The core: a create's span ({@link HttpCore.traced}) and its attempts ({@link HttpCore.send}). */
-  core: Pick<HttpCore, 'traced' | 'send'>;
+  core: Pick<HttpCore, 'traced' | 'send' | 'noAccountError'>;
   /** The clock every wait of a create goes on (backoff, grace window, lease polls). */
   clock: Clock;
   /** Where a create's warnings go. */
@@ -82,6 +82,16 @@ export class Creates {
     this.coordinationKey = wiring.coordinationKey;
     this.origin = wiring.origin;
     this.#options = wiring.options;
+  }
+
+  /**
+   * Refuses `caller` (`createOnce`, a create) before any lease or I/O when the client acts for no
+   * account (a platform root, docs/platforms.md).
+   * @throws {ConfigurationError} naming `withOptions`.
+   */
+  refuseWithoutAccount(caller: string): void {
+    const error = this.#core.noAccountError(caller);
+    if (error) throw error;
   }
 
   /** Whether `createOnce` goes ahead without its lease when the coordination fails (the client's default). */

@@ -13,7 +13,7 @@ import type { ColumnName } from './columns.js';
 import { correlationIdFor } from './correlation.js';
 import { type Merged, type Row, textField } from './household-checks.js';
 import type { HouseholdProblem } from './problems.js';
-import type { RowValues } from './rows.js';
+import { type RowValues, shownCell } from './rows.js';
 
 /** One household of the CSV: one applicant group to create. */
 export interface Household {
@@ -64,6 +64,16 @@ function applicantOf(values: RowValues): ApplicantCreateParams {
   };
 }
 
+// The value a body path names (`['applicants', 0, 'email']`), for the problem to quote it.
+function valueAt(body: unknown, path: readonly PropertyKey[]): unknown {
+  let value = body;
+  for (const part of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = Reflect.get(value, part);
+  }
+  return value;
+}
+
 /** The household's body, or `undefined` with its problems added when the API's rules refuse it. */
 export function buildHousehold(
   key: string,
@@ -108,12 +118,19 @@ export function buildHousehold(
     const [head, index] = issue.path;
     const row = head === 'applicants' && typeof index === 'number' ? applicants[index] : undefined;
     const leaf = issue.path.findLast((part): part is string => typeof part === 'string');
+    const column = leaf === undefined ? undefined : BODY_PATH_COLUMNS[leaf];
+    const sent = valueAt(body, issue.path);
+    const value =
+      column === undefined || (typeof sent !== 'string' && typeof sent !== 'number')
+        ? undefined
+        : shownCell(column, String(sent));
     problems.push({
       kind: 'invalid_body',
       line: row?.line ?? first,
-      column: leaf === undefined ? undefined : BODY_PATH_COLUMNS[leaf],
+      column,
       householdKey: key,
-      message: issue.message,
+      message: value === undefined ? issue.message : `${issue.message}; got ${value}`,
+      ...(value === undefined ? {} : { value }),
     });
   }
   return undefined;

@@ -13,6 +13,11 @@ export interface ColumnSpec {
   readonly name: string;
   /** Whether the column must be in the header. */
   readonly required: boolean;
+  /**
+   * For a column the header may lack but whose blank cell is still an error: the option that gives
+   * the default instead (`decision_maker`: `decisionMaker`, `--decision-maker`).
+   */
+  readonly requiredUnless?: string | undefined;
   /** Whether it describes one applicant (each row) or the whole household (any of its rows). */
   readonly level: ColumnLevel;
   /** What goes in it, for `--help` and docs/cli.md. */
@@ -59,8 +64,10 @@ export const HOUSEHOLD_COLUMNS = [
   {
     name: 'decision_maker',
     required: false,
+    requiredUnless: '--decision-maker',
     level: 'household',
-    description: 'Display name of the decision maker; default --decision-maker',
+    description:
+      'Display name of the decision maker; a household with none is an error unless --decision-maker NAME gives it',
   },
 ] as const satisfies readonly ColumnSpec[];
 

@@ -14,6 +14,7 @@ export { type ColumnLevel, type ColumnName, type ColumnSpec, HOUSEHOLD_COLUMNS }
 export { CORRELATION_PREFIX, correlationIdFor, type HouseholdIdentity } from './correlation.js';
 export {
   type HouseholdColumns,
+  type HouseholdFix,
   type InvalidHousehold,
   type ParsedHouseholds,
   type ParseHouseholdsOptions,

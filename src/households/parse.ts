@@ -39,6 +39,26 @@ export interface ParseHouseholdsOptions {
    * `'dollars'`.
    */
   apiRentUnit?: RentUnit | undefined;
+  /**
+   * `true` reads a ZIP code of three or four digits (`2134`, what a spreadsheet leaves of `02134`
+   * once the column was read as numbers) as the five-digit ZIP padded with zeros, and lists each
+   * in `fixes` (`--pad-zip-codes`). Default `false`: such a ZIP is a problem naming the likely fix.
+   */
+  padZipCodes?: boolean | undefined;
+}
+
+/** A cell read otherwise than written, because an option asked for it (`padZipCodes`). */
+export interface HouseholdFix {
+  /** 1-based line of the file. */
+  line: number;
+  /** The column of the cell. */
+  column: ColumnName;
+  /** The household the row belongs to. */
+  householdKey: string;
+  /** The cell as written (`2134`). */
+  from: string;
+  /** What the body holds instead (`02134`). */
+  to: string;
 }
 
 /** A household left out because it has a problem: never created with some of its applicants missing. */
@@ -73,11 +93,14 @@ export interface ParsedHouseholds {
   counts: Record<HouseholdProblemKind, number>;
   /** How the header was read: the columns found, missing, named twice and unknown. */
   columns: HouseholdColumns;
+  /** Each cell read otherwise than written because an option asked for it (`padZipCodes`), by line. */
+  fixes: HouseholdFix[];
 }
 
 interface Settings extends BodySettings {
   decisionMaker: string | undefined;
   defaultCountry: CountryCode | undefined;
+  padZipCodes: boolean;
 }
 
 function settingsOf(options: ParseHouseholdsOptions): Settings {
@@ -87,7 +110,9 @@ function settingsOf(options: ParseHouseholdsOptions): Settings {
     invitations = true,
     defaultCountry,
     apiRentUnit = 'dollars',
+    padZipCodes = false,
   } = options;
+  if (typeof padZipCodes !== 'boolean') throw new ConfigurationError('padZipCodes must be true or false.');
   if (typeof batchId !== 'string') throw new ConfigurationError('batchId must be a string.');
   if (decisionMaker !== undefined && (typeof decisionMaker !== 'string' || decisionMaker.trim() === '')) {
     throw new ConfigurationError('decisionMaker must be a non-empty string.');
@@ -102,6 +127,7 @@ function settingsOf(options: ParseHouseholdsOptions): Settings {
     invitations,
     defaultCountry: defaultCountry === undefined ? undefined : checkDefaultCountry(defaultCountry),
     apiRentUnit,
+    padZipCodes,
   };
 }
 
@@ -156,10 +182,11 @@ function finish(
   invalid: InvalidHousehold[],
   problems: HouseholdProblem[],
   columns: HouseholdColumns,
+  fixes: HouseholdFix[] = [],
 ): ParsedHouseholds {
   // A stable sort: a line's problems keep the order they were found in within a column.
   problems.sort(byPlace);
-  return { households, invalid, problems, counts: countsOf(problems), columns };
+  return { households, invalid, problems, counts: countsOf(problems), columns, fixes };
 }
 
 function tableOf(csvText: string): CsvTable | HouseholdProblem {
@@ -218,6 +245,7 @@ export function parseHouseholds(csvText: string, options: ParseHouseholdsOptions
 
   // Rows by household key, in file order; keys of households with a row that cannot be used.
   const byKey = new Map<string, Row[]>();
+  const fixes: HouseholdFix[] = [];
   const badKeys = new Set<string>();
   const keyIndex = positions.indexOf('household_key');
   for (const record of table.records) {
@@ -237,9 +265,10 @@ export function parseHouseholds(csvText: string, options: ParseHouseholdsOptions
       continue;
     }
     const cells = cellsOf(record.values, positions);
-    const { values, problems: cellProblems } = readRow(cells, settings.defaultCountry);
+    const { values, problems: cellProblems, fixes: cellFixes } = readRow(cells, settings);
     const key = cells.household_key.trim();
     problems.push(...cellProblems.map((problem: CellProblem) => cellProblem(record.line, key, problem)));
+    for (const fix of cellFixes) fixes.push({ line: record.line, householdKey: key, ...fix });
     if (key === '') continue;
     if (cellProblems.length > 0) badKeys.add(key);
     const rows = byKey.get(key) ?? [];
@@ -273,7 +302,7 @@ export function parseHouseholds(csvText: string, options: ParseHouseholdsOptions
       invalid.push({ key, lines });
     }
   }
-  return finish(households, invalid, problems, columns);
+  return finish(households, invalid, problems, columns, fixes);
 }
 
 function cellProblem(line: number, key: string, problem: CellProblem): HouseholdProblem {
@@ -283,5 +312,6 @@ function cellProblem(line: number, key: string, problem: CellProblem): Household
     column: problem.column,
     householdKey: key === '' ? undefined : key,
     message: problem.message,
+    ...(problem.value === undefined ? {} : { value: problem.value }),
   };
 }

@@ -53,8 +53,14 @@ export interface HouseholdProblem {
   column?: ColumnName | undefined;
   /** The household the row belongs to, when it has a key. */
   householdKey?: string | undefined;
-  /** What is wrong, without the cell's email or phone (error output ends up in tickets). */
+  /**
+   * What is wrong, ending with the refused value (`; got "2134"`) when a cell was refused: an email
+   * or phone masked (`"j***@example..com"`, `"(***) ***-**23"`), since error output ends up in
+   * tickets.
+   */
   message: string;
+  /** The refused cell as the message quotes it (JSON-quoted, masked for an email or phone); absent for a blank cell and for problems of a whole row or household. */
+  value?: string | undefined;
 }
 
 /** How many problems of each kind. */

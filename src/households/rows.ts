@@ -9,6 +9,7 @@ import * as z from 'zod';
 import { REQUEST_VERIFICATION_TYPES as VERIFICATION_TYPES } from '../schemas/common.js';
 import type { ColumnName } from './columns.js';
 import { readPhone } from './phone.js';
+import { emailFault, type MaskedKind, shownValue } from './shown.js';
 
 /** A verification type the API documents. */
 export type KnownVerificationType = (typeof VERIFICATION_TYPES)[number];
@@ -26,13 +27,13 @@ const optionalText = z
   .trim()
   .transform((value) => (value === '' ? undefined : value));
 
-// Syntax only; the service checks that the mailbox exists. The value is never echoed: it is
-// personal data and error output ends up in tickets and chat.
+// Syntax only; the service checks that the mailbox exists. The value is shown masked (see
+// shown.ts): it is personal data and error output ends up in tickets and chat.
 const email = z
   .string()
   .trim()
   .min(1, { error: 'is required' })
-  .pipe(z.email({ error: 'is not a valid email address' }));
+  .pipe(z.email({ error: (issue) => `is not a valid email address: ${emailFault(String(issue.input))}` }));
 
 const verificationTypes = z.string().transform((value, ctx): KnownVerificationType[] => {
   const items = value
@@ -62,12 +63,57 @@ const monthlyRent = z
     if (!Number.isFinite(dollars) || dollars <= 0) {
       ctx.addIssue({
         code: 'custom',
-        message: `must be a positive amount of dollars (not cents), e.g. 1850 or $1,850.00; got "${value}"`,
+        message: 'must be a positive amount of dollars (not cents), e.g. 1850 or $1,850.00',
       });
       return z.NEVER;
     }
     return dollars;
   });
+
+// A US ZIP code is 5 digits, or ZIP+4. Three or four digits (or ZIP+4 with them) are what a
+// spreadsheet leaves of a ZIP with leading zeros (02134 in New England, 00601 in Puerto Rico) once
+// the column was read as numbers: the likely fix is known, but it is applied only when asked.
+const ZIP = /^\d{5}(-\d{4})?$/;
+const SHORT_ZIP = /^(\d{3,4})(-\d{4})?$/;
+
+/** What reading the ZIP cell gave: the value, a fix applied, or a problem. */
+function readZip(value: string, padZipCodes: boolean): { value?: string; fix?: string; problem?: string } {
+  const text = value.trim();
+  if (text === '' || ZIP.test(text)) return text === '' ? {} : { value: text };
+  const short = SHORT_ZIP.exec(text);
+  if (short === null) {
+    return /^[\d-]+$/.test(text)
+      ? { problem: 'is not a ZIP code: expected 5 digits (02134) or ZIP+4 (02134-1234)' }
+      : { value: text };
+  }
+  const padded = `${(short[1] ?? '').padStart(5, '0')}${short[2] ?? ''}`;
+  if (padZipCodes) return { value: padded, fix: padded };
+  return {
+    problem: `has ${short[1]?.length} digits: a spreadsheet probably dropped its leading zero(s); did you mean "${padded}"? Fix the cell (format the column as text), or pad every such ZIP with zeros (padZipCodes, --pad-zip-codes)`,
+  };
+}
+
+/** A cell the reader changed because an option asked it to (`padZipCodes`). */
+export interface CellFix {
+  column: ColumnName;
+  /** The cell as written. */
+  from: string;
+  /** What is sent instead. */
+  to: string;
+}
+
+/** How a row is read: the options of `parseHouseholds` that touch cells. */
+export interface RowSettings {
+  defaultCountry: CountryCode | undefined;
+  padZipCodes: boolean;
+}
+
+const MASKED: Partial<Record<ColumnName, MaskedKind>> = { email: 'email', phone: 'phone' };
+
+/** How a refused cell is quoted in its problem: masked for emails and phones. */
+export function shownCell(column: ColumnName, value: string): string {
+  return shownValue(value, MASKED[column]);
+}
 
 /**
  * One row's cells, checked and converted; a field is absent when its cell was blank (optional
@@ -93,10 +139,12 @@ export interface RowValues {
   decision_maker?: string | undefined;
 }
 
-/** A cell's problem: its column and what is wrong (the caller adds the line). */
+/** A cell's problem: its column, what is wrong and the value refused (the caller adds the line). */
 export interface CellProblem {
   column: ColumnName;
   message: string;
+  /** The refused cell as shown (`shownCell`); absent for a blank cell. */
+  value?: string | undefined;
 }
 
 /** The cells of one row by column name (absent columns as empty cells). */
@@ -105,15 +153,27 @@ export type RowCells = Record<ColumnName, string>;
 /** Checks every cell of a row on its own: what was valid, and every problem. */
 export function readRow(
   cells: RowCells,
-  defaultCountry: CountryCode | undefined,
-): { values: RowValues; problems: CellProblem[] } {
+  settings: RowSettings,
+): { values: RowValues; problems: CellProblem[]; fixes: CellFix[] } {
   const problems: CellProblem[] = [];
+  const fixes: CellFix[] = [];
+  const refused = (column: ColumnName, message: string) => {
+    const raw = cells[column];
+    if (raw.trim() === '') problems.push({ column, message });
+    else {
+      const value = shownCell(column, raw);
+      problems.push({ column, message: `${message}; got ${value}`, value });
+    }
+  };
   const cell = <T>(schema: z.ZodType<T, string>, column: ColumnName): T | undefined => {
     const result = schema.safeParse(cells[column]);
     if (result.success) return result.data;
-    for (const issue of result.error.issues) problems.push({ column, message: issue.message });
+    for (const issue of result.error.issues) refused(column, issue.message);
     return undefined;
   };
+  const zip = readZip(cells.zip_code, settings.padZipCodes);
+  if (zip.problem !== undefined) refused('zip_code', zip.problem);
+  if (zip.fix !== undefined) fixes.push({ column: 'zip_code', from: cells.zip_code.trim(), to: zip.fix });
   const values: RowValues = {
     household_key: cell(requiredText, 'household_key'),
     first_name: cell(requiredText, 'first_name'),
@@ -124,15 +184,15 @@ export function readRow(
     street_address: cell(optionalText, 'street_address'),
     city: cell(optionalText, 'city'),
     state: cell(optionalText, 'state'),
-    zip_code: cell(optionalText, 'zip_code'),
+    zip_code: zip.value,
     unit: cell(optionalText, 'unit'),
     monthly_rent: cell(monthlyRent, 'monthly_rent'),
     decision_maker: cell(optionalText, 'decision_maker'),
   };
   if (cells.phone.trim() !== '') {
-    const phone = readPhone(cells.phone, defaultCountry);
+    const phone = readPhone(cells.phone, settings.defaultCountry);
     if (phone.ok) values.phone = phone.e164;
-    else problems.push({ column: 'phone', message: phone.message });
+    else refused('phone', phone.message);
   }
-  return { values, problems };
+  return { values, problems, fixes };
 }

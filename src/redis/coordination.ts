@@ -24,7 +24,15 @@ import {
 } from './connection.js';
 import { checkKeyPrefix, clientKey, createKey } from './keys.js';
 import { PauseChannel } from './pause-channel.js';
-import { ACQUIRE_LEASE, PUBLISH_PAUSE, RECORD_OUTCOME, RELEASE_LEASE, RELEASE_LOCK } from './scripts.js';
+import {
+  ACQUIRE_LEASE,
+  PUBLISH_PAUSE,
+  READ_OUTCOME,
+  RECORD_OUTCOME,
+  RELEASE_LEASE,
+  RELEASE_LOCK,
+  RENEW_LEASE,
+} from './scripts.js';
 
 /** How long a create's outcome (and its fence) is kept when no `outcomeRetentionMs` is given: 7 days. */
 export const DEFAULT_OUTCOME_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -153,6 +161,25 @@ export class RedisCoordination implements Coordination {
     await this.#run('releaseCreateLease', () => RELEASE_LEASE.run(this.#redis, key, [lease.fence]));
   }
 
+  /**
+   * Extends `lease` to `ttlMs` from now (the server's clock) if its fence is still the newest;
+   * `undefined` when another holder took the key since, or the key is gone (flushed, lost).
+   */
+  async renewCreateLease(lease: CreateLease, ttlMs: number): Promise<CreateLease | undefined> {
+    const key = createKey(this.keyPrefix, lease.clientId, lease.correlationId);
+    const ttl = checkTtl(ttlMs);
+    const reply = integer(
+      await this.#run('renewCreateLease', () =>
+        RENEW_LEASE.run(this.#redis, key, [lease.fence, ttl, this.#retentionMs]),
+      ),
+    );
+    if (Number.isNaN(reply)) {
+      throw new RedisCoordinationError('renewCreateLease', 'Redis answered something other than an expiry');
+    }
+    if (reply === 0) return undefined;
+    return Object.freeze({ ...lease, expiresAt: reply });
+  }
+
   /** Records what the create under `lease` came to; `false` when a newer lease exists. */
   async recordCreateOutcome(lease: CreateLease, outcome: CreateOutcome): Promise<boolean> {
     const key = createKey(this.keyPrefix, lease.clientId, lease.correlationId);
@@ -170,14 +197,14 @@ export class RedisCoordination implements Coordination {
       checkPart(clientId, 'clientId'),
       checkPart(correlationId, 'correlationId'),
     );
-    const [state, id, fenceText, atText] = await this.#run('readCreateOutcome', () =>
-      this.#redis.hmget(key, 'state', 'id', 'ofence', 'at'),
-    );
+    const reply = await this.#run('readCreateOutcome', () => READ_OUTCOME.run(this.#redis, key, []));
+    const [state, id, fenceText, atText, ageText] = Array.isArray(reply) ? reply.map(String) : [];
     const fence = integer(fenceText);
     const recordedAt = integer(atText);
-    if (Number.isNaN(fence) || Number.isNaN(recordedAt)) return undefined;
-    if (state === 'created' && id) return { state, id, fence, recordedAt };
-    if (state === 'unresolved' || state === 'refused') return { state, fence, recordedAt };
+    const ageMs = integer(ageText);
+    if (Number.isNaN(fence) || Number.isNaN(recordedAt) || Number.isNaN(ageMs)) return undefined;
+    if (state === 'created' && id) return { state, id, fence, recordedAt, ageMs };
+    if (state === 'unresolved' || state === 'refused') return { state, fence, recordedAt, ageMs };
     return undefined;
   }
 

@@ -38,15 +38,46 @@ export class Script {
 /**
  * ARGV: ttl ms, retention ms. Returns `{fence, expiresAt}` when taken, `{0, expiresAt}` when a
  * lease that has not lapsed holds the key.
+ *
+ * The fence is the greater of the stored fence + 1 and the server's `TIME` in microseconds: after
+ * a FLUSHALL, a restart without persistence or a failover to a replica that missed the lease (the
+ * stored fence gone or older), a new fence is still above any an earlier holder of the key can
+ * hold, so that holder's late write is refused instead of passing under the new holder's fence.
+ * Versions that only `HINCRBY` the field read and extend such a fence as it is.
  */
 export const ACQUIRE_LEASE = new Script(`${NOW}
 local held = tonumber(redis.call('HGET', KEYS[1], 'expires') or '0')
 if held > now then return {0, held} end
-local fence = redis.call('HINCRBY', KEYS[1], 'fence', 1)
+local micros = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local fence = math.max(tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') + 1, micros)
+redis.call('HSET', KEYS[1], 'fence', string.format('%.0f', fence))
 local expires = now + tonumber(ARGV[1])
 redis.call('HSET', KEYS[1], 'expires', expires)
 redis.call('PEXPIRE', KEYS[1], math.max(tonumber(ARGV[1]), tonumber(ARGV[2])))
 return {fence, expires}`);
+
+/**
+ * ARGV: fence, ttl ms, retention ms. Extends the lease to ttl from now if its fence is still the
+ * newest (lapsed or not: no other holder took it since); returns the new expiry, or 0 when lost.
+ */
+export const RENEW_LEASE =
+  new Script(`if tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') ~= tonumber(ARGV[1]) then return 0 end
+${NOW}
+local expires = now + tonumber(ARGV[2])
+redis.call('HSET', KEYS[1], 'expires', expires)
+if redis.call('PTTL', KEYS[1]) < math.max(tonumber(ARGV[2]), tonumber(ARGV[3])) then
+  redis.call('PEXPIRE', KEYS[1], math.max(tonumber(ARGV[2]), tonumber(ARGV[3])))
+end
+return expires`);
+
+/**
+ * No ARGV. The outcome `{state, id, ofence, at, age}`, `age` (ms) on the server's clock, so no
+ * process compares its own clock with a stamp another process's write left.
+ */
+export const READ_OUTCOME = new Script(`${NOW}
+local f = redis.call('HMGET', KEYS[1], 'state', 'id', 'ofence', 'at')
+if not f[4] then return {} end
+return {f[1] or '', f[2] or '', f[3] or '', f[4], tostring(now - tonumber(f[4]))}`);
 
 /** ARGV: fence. Ends the lease if it is still the newest; returns 1 if it was. */
 export const RELEASE_LEASE =
@@ -56,10 +87,16 @@ return 1`);
 
 /**
  * ARGV: fence, state, id ('' when unresolved), retention ms. Records the outcome if the fence is
- * still the newest; returns 1 if it did, 0 if a newer lease exists (or the key is gone).
+ * still the newest; returns 1 if it did, 0 if a newer lease exists (or the key is gone). One
+ * exception: a `refused` from the lease whose `unresolved` is still the record (no later holder
+ * recorded anything) replaces it even after the lease was taken over: its holder knows the request
+ * never left, and the next holder may then send.
  */
 export const RECORD_OUTCOME =
-  new Script(`if tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') ~= tonumber(ARGV[1]) then return 0 end
+  new Script(`if tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') ~= tonumber(ARGV[1]) then
+  local own = tonumber(redis.call('HGET', KEYS[1], 'ofence') or '0') == tonumber(ARGV[1])
+  if not (ARGV[2] == 'refused' and own and redis.call('HGET', KEYS[1], 'state') == 'unresolved') then return 0 end
+end
 ${NOW}
 redis.call('HSET', KEYS[1], 'state', ARGV[2], 'id', ARGV[3], 'ofence', ARGV[1], 'at', now)
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end

@@ -6,8 +6,8 @@ import { pollUntilSettled } from '../core/call/poll.js';
 import { exponentialBackoffMs } from '../core/call/retry.js';
 import { parseRequest } from '../core/call/validate.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/results/batch.js';
-import { listPages, type PagePromise } from '../core/results/pagination.js';
-import { gatedCreate } from '../creates/create-gate.js';
+import { type ListOptions, listPages, type PagePromise } from '../core/results/pagination.js';
+import { type BeforeAttempt, gatedCreate } from '../creates/create-gate.js';
 import { type CreateOnceOptions, type CreateOnceResult, createOnce } from '../creates/create-once.js';
 import { type ApplicantGroupCreateOptions, rentFloorApplies } from '../creates/create-options.js';
 import type { Creates } from '../creates/creates.js';
@@ -135,7 +135,7 @@ export class ApplicantGroups extends APIResource {
    * Lists groups matching the filters. `await` gives the first page; `for await` walks every
    * group of every page.
    */
-  list(params: ApplicantGroupListParams = {}, options?: RequestOptions): PagePromise<ApplicantGroup> {
+  list(params: ApplicantGroupListParams = {}, options?: ListOptions): PagePromise<ApplicantGroup> {
     return listPages(this.core, {
       operation: applicantGroupOperations.list,
       params: { ...params },
@@ -169,7 +169,7 @@ export class ApplicantGroups extends APIResource {
       gatedCreate(
         this.#creates,
         gate,
-        (wireBody) => this.#send(body, wireBody, options),
+        (wireBody, beforeAttempt) => this.#send(body, wireBody, options, beforeAttempt),
         (created) => created.data.id,
       ),
     );
@@ -187,7 +187,8 @@ export class ApplicantGroups extends APIResource {
   #send(
     body: ApplicantGroupCreateParams,
     wireBody: unknown,
-    options?: ApplicantGroupCreateOptions,
+    options: ApplicantGroupCreateOptions | undefined,
+    beforeAttempt: BeforeAttempt | undefined,
   ): Promise<WithResponse<ApplicantGroup>> {
     const refusal = this.#rent.refusal();
     if (refusal) return Promise.reject(refusal);
@@ -199,6 +200,7 @@ export class ApplicantGroups extends APIResource {
       body: wireBody,
       bodyChecked: true,
       options,
+      beforeAttempt,
     });
     const recovery = groupCreateRecovery(
       correlationId,
@@ -230,8 +232,8 @@ export class ApplicantGroups extends APIResource {
       {
         creates: this.#creates,
         path: applicantGroupOperations.create.path,
-        create: async (createBody, wireBody, createOptions) =>
-          (await this.#send(createBody, wireBody, createOptions)).data,
+        create: async (createBody, wireBody, createOptions, beforeAttempt) =>
+          (await this.#send(createBody, wireBody, createOptions, beforeAttempt)).data,
         bodySchema: (createOptions) => this.#bodySchema(createOptions),
         list: (params, listOptions) => this.list(params, listOptions),
       },

@@ -40,26 +40,48 @@ export interface GroupSnapshot {
   report_ids: string[];
   /** The applicants' progress when the reports were last read (sync reads them again when it moves). */
   progress: string;
+  /**
+   * The account whose group this is (the syncing client's client id), written by every save sync
+   * makes. A snapshot read back under another account is refused with a `ConfigurationError`, so
+   * a store that ignores its `account` argument cannot mix landlords; absent on snapshots saved
+   * before snapshots carried it (read as the asking account's).
+   */
+  account?: string;
 }
 
 /**
  * Where sync remembers what it has seen. Methods may return promises (a database). One store
  * serves every account: each method gets the account (the client id of the client that syncs) as
- * its last argument, so one table keyed by (account, group id) serves a platform's landlords. A
- * store written for one account that ignores `account` still works there.
+ * its last argument, so one table keyed by (account, group id) serves a platform's landlords.
+ * `account` is the one thing "account" means across the SDK: a client id (the delivery store's
+ * `account` is the same). A store that ignores `account` works for one account; shared between
+ * accounts, the first snapshot it hands one account's sync from another's is refused with a
+ * `ConfigurationError` (every snapshot sync saves carries its {@link GroupSnapshot.account}).
  */
 export interface GroupStore {
   /** The snapshot of a group of `account`, or `undefined` when the store has not seen it. */
-  get(groupId: string, account?: string): GroupSnapshot | undefined | Promise<GroupSnapshot | undefined>;
+  get(groupId: string, account: string): GroupSnapshot | undefined | Promise<GroupSnapshot | undefined>;
   /** Saves a snapshot of a group of `account` (replacing the group's previous one). */
-  put(snapshot: GroupSnapshot, account?: string): void | Promise<void>;
+  put(snapshot: GroupSnapshot, account: string): void | Promise<void>;
   /** Every snapshot of `account` that is neither completed nor expired: groups that can still change. */
-  live(account?: string): Iterable<GroupSnapshot> | Promise<Iterable<GroupSnapshot>>;
+  live(account: string): Iterable<GroupSnapshot> | Promise<Iterable<GroupSnapshot>>;
   /** The id of the group of `account` a verification belongs to, or `undefined` when unknown. */
   groupOfVerification(
     verificationId: string,
-    account?: string,
+    account: string,
   ): string | undefined | Promise<string | undefined>;
+}
+
+/** A {@link GroupStore} as one account's sync sees it: every method already bound to the account. */
+export interface AccountGroupStore {
+  /** The snapshot of a group of the account, or `undefined`. */
+  get(groupId: string): GroupSnapshot | undefined | Promise<GroupSnapshot | undefined>;
+  /** Saves a snapshot of a group of the account. */
+  put(snapshot: GroupSnapshot): void | Promise<void>;
+  /** The account's snapshots that can still change. */
+  live(): Iterable<GroupSnapshot> | Promise<Iterable<GroupSnapshot>>;
+  /** The id of the account's group a verification belongs to, or `undefined`. */
+  groupOfVerification(verificationId: string): string | undefined | Promise<string | undefined>;
 }
 
 /** The key of the snapshots {@link MemoryGroupStore.put} gets without an account. */
@@ -213,7 +235,7 @@ function verificationIds(group: ApplicantGroup): string[] {
  */
 export async function* diffGroup(
   source: SyncSource,
-  store: GroupStore,
+  store: AccountGroupStore,
   group: ApplicantGroup,
   options?: RequestOptions,
 ): AsyncGenerator<GroupChange, void, undefined> {
@@ -272,7 +294,7 @@ export async function* diffGroup(
 /** One reconciliation pass; see `applicantGroups.sync`. */
 export async function* syncGroups(
   source: SyncSource,
-  store: GroupStore,
+  store: AccountGroupStore,
   options: SyncOptions = {},
 ): AsyncGenerator<GroupChange, void, undefined> {
   const { marginMs = DEFAULT_SYNC_MARGIN_MS, now: given, ...request } = options;
@@ -314,7 +336,7 @@ export async function* syncGroups(
  */
 export async function* refreshGroup(
   source: SyncSource,
-  store: GroupStore,
+  store: AccountGroupStore,
   groupId: string,
   options?: RequestOptions,
 ): AsyncGenerator<GroupChange, void, undefined> {

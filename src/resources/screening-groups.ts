@@ -3,8 +3,8 @@ import { APIPromise } from '../core/call/api-promise.js';
 import type { HttpCore, RequestOptions } from '../core/call/http.js';
 import { defineOperation, operationCall } from '../core/call/operation.js';
 import { parseRequest } from '../core/call/validate.js';
-import { listPages, type PagePromise } from '../core/results/pagination.js';
-import { gatedCreate } from '../creates/create-gate.js';
+import { type ListOptions, listPages, type PagePromise } from '../core/results/pagination.js';
+import { type BeforeAttempt, gatedCreate } from '../creates/create-gate.js';
 import type { Creates } from '../creates/creates.js';
 import { groupCreateRecovery } from '../creates/unresolved.js';
 import {
@@ -95,7 +95,7 @@ export class ScreeningGroups extends APIResource {
   }
 
   /** Lists screening groups, 25 a page. */
-  list(params: ScreeningGroupListParams = {}, options?: RequestOptions): PagePromise<ScreeningGroup> {
+  list(params: ScreeningGroupListParams = {}, options?: ListOptions): PagePromise<ScreeningGroup> {
     return listPages(this.core, {
       operation: screeningGroupOperations.list,
       params: { ...params },
@@ -124,9 +124,14 @@ export class ScreeningGroups extends APIResource {
       validate: () =>
         parseRequest(screeningGroupSchemas().screeningGroupCreateParamsSchema, body, 'Invalid request body'),
     };
-    const send = (wireBody: unknown) =>
+    const send = (wireBody: unknown, beforeAttempt: BeforeAttempt | undefined) =>
       this.#creates.send(
-        operationCall(screeningGroupOperations.create, { body: wireBody, bodyChecked: true, options }),
+        operationCall(screeningGroupOperations.create, {
+          body: wireBody,
+          bodyChecked: true,
+          options,
+          beforeAttempt,
+        }),
         groupCreateRecovery<ScreeningGroup>(undefined),
       );
     return new APIPromise(gatedCreate(this.#creates, gate, send, (created) => created.data.id));

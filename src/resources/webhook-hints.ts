@@ -6,8 +6,8 @@
 import type { RequestOptions } from '../core/call/http.js';
 import { isKnownWebhookEvent, type WebhookEvent } from '../schemas/lazy/webhooks.js';
 import {
+  type AccountGroupStore,
   type GroupChange,
-  type GroupStore,
   refreshGroup,
   type SyncOptions,
   type SyncSource,
@@ -36,7 +36,7 @@ function verificationIdOf(event: WebhookEvent): string | undefined {
  */
 export async function* changesFromEvent(
   source: SyncSource,
-  store: GroupStore,
+  store: AccountGroupStore,
   event: WebhookEvent,
   options: SyncOptions = {},
 ): AsyncGenerator<GroupChange, void, undefined> {

@@ -46,7 +46,7 @@ export type { MockClock } from './state/clock.js';
 export { createTestClock, DEFAULT_START_TIME } from './state/clock.js';
 export type { ApplicantControls, ApplicantState, CompleteOptions, FailureReason } from './state/lifecycle.js';
 export type { Outbox, OutboxEntry } from './state/outbox.js';
-export type { RequestLogEntry, RequestStats } from './state/stats.js';
+export type { RequestCounts, RequestLogEntry, RequestStats, RequestStatsSummary } from './state/stats.js';
 export type {
   ApplicantGroupRecord,
   ApplicantRecord,

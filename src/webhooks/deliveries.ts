@@ -14,8 +14,9 @@ export const DEFAULT_WEBHOOK_DEDUPE_WINDOW_MS = 5 * 60_000;
 /**
  * Where receivers remember handled deliveries. Methods may return promises (Redis, a database).
  * One store (one table) serves every account of a receiver whose `secret` function names accounts:
- * a record is known by the pair (`account`, `key`); `account` is `undefined` for a receiver with a
- * fixed secret. A store written for one account that ignores `account` still works there.
+ * a record is known by the pair (`account`, `key`), where `account` is the client id the secret
+ * function named (the same account a `GroupStore` gets), `undefined` for a receiver with a fixed
+ * secret. A store written for one account that ignores `account` still works there.
  */
 export interface WebhookDeliveryStore {
   /** Whether a delivery with this key was recorded for this account and its window has not ended. */

@@ -19,7 +19,11 @@ export type WebhookSecretFor = WebhookSecrets | WebhookAccountSecret | undefined
 
 /** An account and the secret(s) its deliveries are signed with. */
 export interface WebhookAccountSecret {
-  /** Your name for the account: a landlord id, its client id. Never a secret: it may be logged. */
+  /**
+   * The account's client id: what "account" means everywhere in the SDK (a client's `clientId`,
+   * the `account` a `GroupStore` gets, the delivery store's `account`), so `onEvent` can hand it
+   * straight to the account's client and its sync. Never a secret: it may be logged.
+   */
   account: string;
   /** Its secret key, or several during a rotation. */
   secret: WebhookSecrets;
@@ -33,7 +37,7 @@ export interface WebhookAccountSecret {
  * ```ts
  * secret: async (request) => {
  *   const landlord = await landlords.byId(new URL(request.url).pathname.split('/').pop());
- *   return landlord && { account: landlord.id, secret: [landlord.secretKey, landlord.previousSecretKey] };
+ *   return landlord && { account: landlord.clientId, secret: [landlord.secretKey, landlord.previousSecretKey] };
  * },
  * ```
  */
@@ -44,7 +48,7 @@ export type WebhookSecretOption<Request> =
 
 /** Which account and which of its secrets verified a delivery: `onEvent`'s third argument. */
 export interface WebhookDelivery {
-  /** The account the secret function named; `undefined` with a fixed secret or a bare secret list. */
+  /** The account (client id) the secret function named; `undefined` with a fixed secret or a bare secret list. */
   account: string | undefined;
   /** Which of the secrets verified it (0 for a single secret): during a rotation, whether senders moved on. */
   secretIndex: number;

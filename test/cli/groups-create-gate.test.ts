@@ -10,7 +10,14 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RedisLoader } from '../../src/cli/shared/redis-modules.js';
-import { type ApplicantGroupCreateParams, FileCoordination, VerificationClient } from '../../src/index.js';
+import {
+  type ApplicantGroupCreateParams,
+  ConfigurationError,
+  commandLineCoordination,
+  commandLineStateDir,
+  FileCoordination,
+  VerificationClient,
+} from '../../src/index.js';
 import { createMockServer, type MockServer } from '../../src/testing/index.js';
 import {
   correlationIds,
@@ -51,13 +58,13 @@ function bodyOf(
   return body;
 }
 
-/** A script's client, as docs/cli.md tells one to join the CLI's gate. */
+/** A script's client, as docs/cli.md tells one to join the CLI's gate (runs given --state-dir). */
 function scriptClient(stateDir: string): VerificationClient {
   return new VerificationClient({
     baseURL: mock.url,
     clientId: mock.clientId,
     secretKey: mock.secretKey,
-    coordination: new FileCoordination(join(stateDir, 'coordination')),
+    coordination: commandLineCoordination({ stateDir }),
   });
 }
 
@@ -211,9 +218,123 @@ describe('groups create: one gate with scripts', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain('2 created, 1 already existed');
     expect(result.stderr).toContain(
-      '1 household(s) were created by another run or script while this run worked',
+      `1 household(s) were created by another run or script while this run worked (same gate: ${join(state, 'coordination')})`,
     );
+    expect(result.stderr).not.toContain('NOT on its gate');
     expectExactlyOnce(mock, ids);
+  });
+
+  it('a household found at create time that the gate has no record of is not called "same gate": the run warns of a writer off its gate', async () => {
+    const dir = tempDir();
+    const state = tempDir('av-state-');
+    const { path } = writeHouseholds(dir, 'offgate.csv', { households: 3 });
+    const ids = await correlationIds(path);
+    const bodies = await householdBodies(path);
+    const id = ids.get('U-2') ?? '';
+    // The lease is held only to hold the run back until U-2 exists; it is released with no
+    // record, as a writer on another gate (a script with its own folder) leaves this gate.
+    const other = new FileCoordination(join(state, 'coordination'));
+    const lease = await other.acquireCreateLease(mock.clientId, id, 60_000);
+    if (!lease) throw new Error('the lease was not free');
+    const run = startCli(['groups', 'create', '--csv', path, '--state-dir', state], mock);
+    await until(() => countCreated(mock, ids) === 2, 'U-1 and U-3');
+    const sdk = new VerificationClient({
+      baseURL: mock.url,
+      clientId: mock.clientId,
+      secretKey: mock.secretKey,
+    });
+    try {
+      await sdk.applicantGroups.create(bodyOf(bodies, 'U-2'));
+    } finally {
+      await sdk.close();
+    }
+    await other.releaseCreateLease(lease);
+    const result = await run.result;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('2 created, 1 already existed');
+    expect(result.stderr).not.toContain('same gate');
+    expect(result.stderr).toContain(
+      `warning: 1 household(s) (U-2) were created while this run worked by a writer NOT on its gate (${join(state, 'coordination')} had no record of them)`,
+    );
+    expect(result.stderr).toContain('commandLineCoordination()');
+    expectExactlyOnce(mock, ids);
+  });
+
+  it('a household with two groups under its correlation id (created twice off the gate) is reported by the run that looks it up', async () => {
+    const dir = tempDir();
+    const { path } = writeHouseholds(dir, 'twice.csv', { households: 2 });
+    const bodies = await householdBodies(path);
+    const sdk = new VerificationClient({
+      baseURL: mock.url,
+      clientId: mock.clientId,
+      secretKey: mock.secretKey,
+    });
+    const made: string[] = [];
+    try {
+      // Two writers on two gates, each sure it was first.
+      for (let writer = 0; writer < 2; writer++)
+        made.push((await sdk.applicantGroups.create(bodyOf(bodies, 'U-1'))).id);
+    } finally {
+      await sdk.close();
+    }
+    const result = await runCli(['groups', 'create', '--csv', path], mock);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toMatch(
+      /warning: .*twice\.csv: line 2 \(household U-1\): 2 groups under its correlation id cli-[0-9a-f]{16} \(.*\): it was created, and its applicants invited, more than once, by writers that did not share a gate/,
+    );
+    for (const id of made) expect(result.stderr).toContain(id);
+    expect(result.stderr).toContain('1 created, 1 already existed');
+  });
+});
+
+describe('commandLineStateDir and commandLineCoordination: the folder the command line uses', () => {
+  it('resolve as groups create does: the gate folder a run makes is the one they name', async () => {
+    // Each case on fresh folders, so the gate folder a run makes is new (whatever its storage).
+    const cases: Array<{
+      env: (home: string, xdg: string) => Record<string, string>;
+      flag?: boolean;
+      setBy: string;
+    }> = [
+      { env: (home) => ({ HOME: home }), setBy: 'the default state directory' },
+      { env: (home, xdg) => ({ HOME: home, XDG_STATE_HOME: xdg }), setBy: 'XDG_STATE_HOME' },
+      { env: (home) => ({ HOME: home, XDG_STATE_HOME: 'relative' }), setBy: 'the default state directory' },
+      {
+        env: (home, xdg) => ({ HOME: home, XDG_STATE_HOME: xdg, VERIFICATION_STATE_DIR: join(xdg, 'v') }),
+        setBy: 'VERIFICATION_STATE_DIR',
+      },
+      {
+        env: (home, xdg) => ({ HOME: home, VERIFICATION_STATE_DIR: join(xdg, 'v') }),
+        flag: true,
+        setBy: '--state-dir',
+      },
+    ];
+    const dir = tempDir();
+    for (const [index, { env: envOf, flag, setBy }] of cases.entries()) {
+      const home = tempDir('av-home-');
+      const env = envOf(home, tempDir('av-xdg-'));
+      const stateDir = flag ? join(home, 'flag') : undefined;
+      const resolved = commandLineStateDir({ env, stateDir });
+      expect(resolved.setBy).toBe(setBy);
+      expect(existsSync(resolved.coordinationPath)).toBe(false);
+      const { path } = writeHouseholds(dir, `where-${index}.csv`, { households: 1 });
+      const result = await runCli(
+        ['groups', 'create', '--csv', path, '-q', ...(stateDir ? ['--state-dir', stateDir] : [])],
+        mock,
+        { env },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect(readdirSync(resolved.coordinationPath).length, setBy).toBeGreaterThan(0);
+      expect(commandLineCoordination({ env, stateDir }).dir).toBe(resolved.coordinationPath);
+    }
+  });
+
+  it('commandLineCoordination refuses when the command line would use Redis (VERIFICATION_COORDINATION)', () => {
+    expect(() =>
+      commandLineCoordination({ env: { VERIFICATION_COORDINATION: 'redis://localhost:6379' } }),
+    ).toThrow(ConfigurationError);
+    expect(() =>
+      commandLineCoordination({ env: { VERIFICATION_COORDINATION: 'redis://localhost:6379' } }),
+    ).toThrow(/RedisCoordination/);
   });
 });
 

@@ -5,9 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineOperation } from '../../src/core/call/operation.js';
-import { listPages, MAX_PAGES } from '../../src/core/results/pagination.js';
+import {
+  CAP_SLACK_PAGES,
+  type ListOptions,
+  listPages,
+  MAX_PAGES,
+} from '../../src/core/results/pagination.js';
 import type { Transport } from '../../src/core/transport/transport.js';
-import { PaginationLimitError } from '../../src/index.js';
+import { PaginationLimitError, RequestValidationError } from '../../src/index.js';
 import { bareCore } from '../support/core.js';
 
 const listSchema = z.object({
@@ -38,6 +43,7 @@ const valuesList = defineOperation({
 function pagedCore(
   page: (n: number) => { items: Array<{ id: string }> | unknown[]; total_count?: number },
   listParams: Record<string, unknown> = {},
+  listOptions?: ListOptions,
 ) {
   const requested: number[] = [];
   const transport: Transport = async (request) => {
@@ -57,6 +63,7 @@ function pagedCore(
       params: listParams,
       items: (body) => body.items,
       totalCount: (body) => body.total_count,
+      options: listOptions,
     });
   const values = () =>
     listPages(core, {
@@ -102,7 +109,8 @@ describe('pagination ends', () => {
   });
 
   it(`with PaginationLimitError after ${MAX_PAGES} pages of fresh ids`, async () => {
-    const { list, requested } = pagedCore((n) => ({ items: ids(`item-${n}`), total_count: 1e9 }));
+    // No total_count and pages of one fresh id each: nothing but the cap ends this walk.
+    const { list, requested } = pagedCore((n) => ({ items: ids(`item-${n}`) }));
     let seen = 0;
     let error: unknown;
     try {
@@ -112,8 +120,114 @@ describe('pagination ends', () => {
     }
     expect(error).toBeInstanceOf(PaginationLimitError);
     expect((error as Error).message).toContain(`${MAX_PAGES} pages`);
+    expect((error as Error).message).toContain('maxPages');
+    expect((error as PaginationLimitError).limit).toBe(MAX_PAGES);
     expect(seen).toBe(MAX_PAGES);
     expect(requested).toHaveLength(MAX_PAGES);
+  });
+});
+
+/** Walks every page; returns the ids yielded, the pages requested and the error that ended it, if any. */
+async function walkAll(list: () => AsyncIterable<{ id: string }>) {
+  const seen: string[] = [];
+  let error: unknown;
+  try {
+    for await (const item of list()) seen.push(item.id);
+  } catch (caught) {
+    error = caught;
+  }
+  return { seen, error };
+}
+
+describe('the page cap', () => {
+  // Each row: what the server sends for page n, the caller's maxPages, and how the walk ends.
+  const rows: Array<{
+    name: string;
+    page: (n: number) => { items: Array<{ id: string }>; total_count?: number };
+    maxPages?: number;
+    pages: number;
+    limit?: number;
+  }> = [
+    {
+      name: 'an honest total_count of 30,000 pages walks them all, past 10,000',
+      page: (n) => ({ items: ids(`a${n}`), total_count: 30_000 }),
+      pages: 30_000,
+    },
+    {
+      name: "a total_count that grows every page stops at twice the first page's promise plus the slack",
+      page: (n) => ({ items: ids(`a${n}`, `b${n}`), total_count: 10 * n }),
+      pages: 2 * 5 + CAP_SLACK_PAGES,
+      limit: 2 * 5 + CAP_SLACK_PAGES,
+    },
+    {
+      name: "the caller's maxPages replaces the cap total_count would set",
+      page: (n) => ({ items: ids(`a${n}`), total_count: 1e9 }),
+      maxPages: 7,
+      pages: 7,
+      limit: 7,
+    },
+    {
+      name: 'a maxPages above what the walk needs changes nothing',
+      page: (n) => ({ items: ids(`a${n}`), total_count: 12 }),
+      maxPages: 50,
+      pages: 12,
+    },
+    {
+      name: 'a maxPages of exactly the pages needed lets the walk end on its own',
+      page: (n) => ({ items: ids(`a${n}`), total_count: 5 }),
+      maxPages: 5,
+      pages: 5,
+    },
+  ];
+  it.each(rows)('$name', async ({ page, maxPages, pages, limit }) => {
+    const { list, requested } = pagedCore(page, {}, maxPages === undefined ? undefined : { maxPages });
+    const { seen, error } = await walkAll(list);
+    expect(requested).toHaveLength(pages);
+    expect(new Set(seen).size).toBe(seen.length);
+    if (limit === undefined) expect(error).toBeUndefined();
+    else {
+      expect(error).toBeInstanceOf(PaginationLimitError);
+      expect((error as PaginationLimitError).limit).toBe(limit);
+    }
+  });
+
+  it.each([0, -1, 2.5, Number.NaN, '10'])(
+    'refuses maxPages %s before any request, naming the option',
+    (bad) => {
+      const { list, requested } = pagedCore(
+        (n) => ({ items: ids(`a${n}`) }),
+        {},
+        {
+          maxPages: bad as number,
+        },
+      );
+      expect(() => list()).toThrow(RequestValidationError);
+      expect(() => list()).toThrow(/maxPages/);
+      expect(requested).toEqual([]);
+    },
+  );
+});
+
+describe('what a walk remembers', () => {
+  it('an item the page before gave is not yielded again; one from further back is', async () => {
+    // A create pushed "b1" one page on; later a server repeats "a1" from three pages before.
+    const pages: Record<number, string[]> = {
+      1: ['a1', 'b1'],
+      2: ['b1', 'c1'],
+      3: ['d1', 'e1'],
+      4: ['a1', 'f1'],
+      5: ['g1'],
+    };
+    const { list, requested } = pagedCore((n) => ({ items: ids(...(pages[n] ?? [])) }));
+    expect((await walkAll(list)).seen).toEqual(['a1', 'b1', 'c1', 'd1', 'e1', 'a1', 'f1', 'g1']);
+    expect(requested).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('a page that repeats only the page before ends the walk, whatever total_count says', async () => {
+    const pages: Record<number, string[]> = { 1: ['a', 'b'], 2: ['c', 'd'], 3: ['c', 'd'] };
+    const { list, requested } = pagedCore((n) => ({ items: ids(...(pages[n] ?? [])), total_count: 100 }));
+    expect((await walkAll(list)).seen).toEqual(['a', 'b', 'c', 'd']);
+    expect(requested).toEqual([1, 2, 3]);
   });
 });
 

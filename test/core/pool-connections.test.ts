@@ -1,15 +1,13 @@
 /**
  * A root's `maxConcurrency` caps the sockets of the pool it shares with every client derived from
  * it (docs/platforms.md): many accounts, each with calls in flight, never open more connections
- * than that. Without it the pool keeps its own cap, so the same calls open more.
+ * than that. Without it the pool keeps its default cap of 16 sockets (README, the options table),
+ * so the same calls open more than 2, and 40 calls in flight never more than 16.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { VerificationClient } from '../../src/index.js';
-
-const ACCOUNTS = 6;
-const CALLS_PER_ACCOUNT = 3;
 
 /** A server that answers each token exchange and each GET a moment later, counting the sockets. */
 async function countingServer(): Promise<{ url: string; sockets: () => number; server: Server }> {
@@ -43,7 +41,7 @@ afterEach(async () => {
 });
 
 /** Every account's calls at once through clients derived from one root; the sockets the server saw. */
-async function run(maxConcurrency: number | undefined): Promise<number> {
+async function run(maxConcurrency: number | undefined, accounts = 6, callsPerAccount = 3): Promise<number> {
   const { url, sockets, server } = await countingServer();
   servers.push(server);
   const root = new VerificationClient({
@@ -55,12 +53,12 @@ async function run(maxConcurrency: number | undefined): Promise<number> {
     ...(maxConcurrency === undefined ? {} : { maxConcurrency }),
   });
   try {
-    const accounts = Array.from({ length: ACCOUNTS }, (_, i) =>
+    const derived = Array.from({ length: accounts }, (_, i) =>
       root.withOptions({ clientId: `account-${i + 1}`, secretKey: `secret-${i + 1}` }),
     );
     await Promise.all(
-      accounts.flatMap((account) =>
-        Array.from({ length: CALLS_PER_ACCOUNT }, () => account.get('/api/v1/ping')),
+      derived.flatMap((account) =>
+        Array.from({ length: callsPerAccount }, () => account.get('/api/v1/ping')),
       ),
     );
     return sockets();
@@ -76,5 +74,13 @@ describe("a root's maxConcurrency caps the shared pool's sockets", () => {
 
   it('without it the pool opens a socket per call in flight (the cap above is what held it)', async () => {
     expect(await run(undefined)).toBeGreaterThan(2);
+  });
+
+  it('without it, 40 calls in flight from 10 accounts open at most the default 16 sockets', async () => {
+    expect(await run(undefined, 10, 4)).toBeLessThanOrEqual(16);
+  });
+
+  it('a root’s maxConcurrency above the default is the cap, not the default', async () => {
+    expect(await run(32, 10, 4)).toBeGreaterThan(16);
   });
 });

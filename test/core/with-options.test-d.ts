@@ -42,3 +42,16 @@ describe('webhook secret option', () => {
     });
   });
 });
+
+describe('platformRoot', () => {
+  it('returns the class it was called on, and takes no credentials', () => {
+    expectTypeOf(
+      VerificationClient.platformRoot({ baseURL: 'https://api.example.com' }),
+    ).toEqualTypeOf<VerificationClient>();
+    expectTypeOf(EdgeClient.platformRoot({ baseURL: 'https://api.example.com' })).toEqualTypeOf<EdgeClient>();
+    // @ts-expect-error: a platform root is no account
+    VerificationClient.platformRoot({ baseURL: 'https://api.example.com', clientId: 'a', secretKey: 's' });
+    // @ts-expect-error: nor a static token's
+    VerificationClient.platformRoot({ baseURL: 'https://api.example.com', accessToken: 't' });
+  });
+});

@@ -4,6 +4,7 @@
  * does on either side; credentials as a pair; the account named in errors, logs and traces.
  */
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VerificationClient as EdgeClient } from '../../src/edge.js';
 import {
@@ -254,5 +255,47 @@ describe('credentials as a pair', () => {
       new VerificationClient({ baseURL: 'https://api.example.com', accessToken: 't', secretKey: 's' })
         .baseURL,
     ).toBe('https://api.example.com/');
+  });
+});
+
+describe('which account a client is', () => {
+  it('a read-only clientId: the root’s, a derived client’s own, a same-account child’s parent’s; none for an access token', async () => {
+    const { root } = await rootFor();
+    const forBob = root.withOptions(bob);
+    const slowBob = forBob.withOptions({ timeout: 120_000 });
+    expect(root.clientId).toBe(alice.clientId);
+    expect(forBob.clientId).toBe(bob.clientId);
+    expect(slowBob.clientId).toBe(bob.clientId);
+    expect(() => {
+      (forBob as { clientId: string | undefined }).clientId = alice.clientId;
+    }).toThrow(TypeError);
+    expect(forBob.clientId).toBe(bob.clientId);
+    const byToken = new VerificationClient({ baseURL: 'https://api.example.com', accessToken: 'tok' });
+    clients.push(byToken);
+    expect(byToken.clientId).toBeUndefined();
+    expect(byToken.withOptions(carol).clientId).toBe(carol.clientId);
+  });
+
+  it('util.inspect and JSON show the account, never its secret key or token', async () => {
+    const { root } = await rootFor();
+    const forBob = forAccount(root, bob);
+    await whoami(forBob);
+    const token = await forBob.auth.getToken();
+    for (const shown of [
+      inspect(forBob),
+      inspect(forBob, { depth: 10, showHidden: true }),
+      JSON.stringify(forBob),
+    ]) {
+      expect(shown).toContain(bob.clientId);
+      expect(shown).not.toContain(bob.secretKey);
+      expect(shown).not.toContain(token);
+    }
+    expect(inspect(forBob)).toBe(
+      `VerificationClient { baseURL: '${server?.url}/', clientId: '${bob.clientId}' }`,
+    );
+    expect(JSON.parse(JSON.stringify(forBob))).toEqual({
+      baseURL: `${server?.url}/`,
+      clientId: bob.clientId,
+    });
   });
 });

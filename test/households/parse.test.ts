@@ -268,14 +268,54 @@ describe('parseHouseholds', () => {
         line: 5,
         column: 'phone',
         householdKey: 'D',
+        // The number masked but for its punctuation and last two digits: what is wrong stays visible.
         message:
-          'is not a valid US number: expected a national number like (201) 555-0123, or "+" and the country code (+1 for US)',
+          'is not a valid US number: expected a national number like (201) 555-0123, or "+" and the country code (+1 for US); got "***-01"',
+        value: '"***-01"',
       },
     ]);
     // The correlation ids do not depend on the phone, nor on the default country.
     expect(us.households[0]?.correlationId).toBe(
       correlationIdFor({ batchId: '', householdKey: 'A', emails: ['ada@example.com'], monthlyRent: 1850 }),
     );
+  });
+
+  it('flags a ZIP a spreadsheet cut to 3 or 4 digits with its likely fix; padZipCodes applies it and lists it', () => {
+    const text = [
+      HEADER_LINE,
+      row('A', 'Ada', 'ada@example.com', { zip_code: '2134' }),
+      row('B', 'Bo', 'bo@example.com', { zip_code: '02134-0001' }),
+      row('C', 'Cy', 'cy@example.com', { zip_code: '601' }),
+      row('D', 'Di', 'di@example.com', { zip_code: '123456' }),
+      row('E', 'Ed', 'ed@example.com', { zip_code: 'SW1A 1AA' }),
+    ].join('\n');
+    const flagged = plan(text);
+    expect(flagged.problems.map((problem) => [problem.line, problem.column, problem.value])).toEqual([
+      [2, 'zip_code', '"2134"'],
+      [4, 'zip_code', '"601"'],
+      [5, 'zip_code', '"123456"'],
+    ]);
+    expect(flagged.problems[0]?.message).toContain('did you mean "02134"?');
+    expect(flagged.problems[1]?.message).toContain('did you mean "00601"?');
+    expect(flagged.problems[2]?.message).toContain('is not a ZIP code');
+    expect(flagged.fixes).toEqual([]);
+    expect(flagged.households.map((household) => household.key)).toEqual(['B', 'E']);
+
+    const padded = plan(text, { padZipCodes: true });
+    expect(padded.problems.map((problem) => problem.line)).toEqual([5]);
+    expect(padded.fixes).toEqual([
+      { line: 2, column: 'zip_code', householdKey: 'A', from: '2134', to: '02134' },
+      { line: 4, column: 'zip_code', householdKey: 'C', from: '601', to: '00601' },
+    ]);
+    const zips = new Map(
+      padded.households.map((household) => [household.key, household.body.property.zip_code]),
+    );
+    expect(zips.get('A')).toBe('02134');
+    expect(zips.get('C')).toBe('00601');
+    // The ZIP is no part of a correlation id: padding it finds the household's group as before.
+    const fixedByHand = plan(text.replace(',2134,', ',02134,'));
+    expect(padded.households[0]?.correlationId).toBe(fixedByHand.households[0]?.correlationId);
+    expect(() => parseHouseholds(text, { padZipCodes: 'yes' as unknown as boolean })).toThrow(/padZipCodes/);
   });
 
   it('refuses a wrong option with a ConfigurationError naming it', () => {

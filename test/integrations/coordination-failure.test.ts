@@ -15,6 +15,7 @@ import {
   type ClientOptions,
   ConfigurationError,
   type Coordination,
+  CreateLeaseLostError,
   FileCoordination,
   GroupMayHaveBeenCreatedError,
   InProcessCoordination,
@@ -115,7 +116,8 @@ describe('a failing coordination', () => {
     const id = mock.groups.applicant()[0]?.id;
     expect(results.map((result) => [result.group.id, result.created])).toEqual(new Array(5).fill([id, true]));
     const again = await sdk.applicantGroups.createOnce(body);
-    expect(again).toEqual({ group: results[0]?.group, created: false });
+    // Nothing was recorded (the coordination failed): only the lookup knew of it.
+    expect(again).toEqual({ group: results[0]?.group, created: false, via: 'lookup' });
     expect(mock.stats.count(CREATE)).toBe(1);
     // One warning per call: the shared one, then the later one.
     expect(warnings).toHaveLength(2);
@@ -166,14 +168,34 @@ describe('a failing coordination', () => {
     ]);
   });
 
-  it('outcomes that cannot be recorded: the create stands, and one warning says so (not one per record)', async () => {
+  it('an outcome that cannot be recorded before sending stops the create, nothing sent (refuse)', async () => {
     const sdk = client({ coordination: failing('recordCreateOutcome') });
+    const error = await caught(sdk.applicantGroups.createOnce(groupCreateBody('ana@example.com', 'U-13')));
+    expect(error).toBeInstanceOf(CreateLeaseLostError);
+    expect(error).toMatchObject({ reason: 'coordination_failed', correlationId: 'U-13', requestSent: false });
+    expect((error as Error).message).toContain('StoreDownError: connection refused');
+    expect(mock.stats.count(CREATE)).toBe(0);
+    expect(mock.groups.applicant()).toEqual([]);
+  });
+
+  it("with 'continue', the create stands; the outcome it could not record after sending is a possible duplicate, reported", async () => {
+    const sdk = client({ coordination: failing('recordCreateOutcome'), coordinationFailure: 'continue' });
     const result = await sdk.applicantGroups.createOnce(groupCreateBody('ana@example.com', 'U-13'));
     expect(result.created).toBe(true);
     expect(mock.stats.count(CREATE)).toBe(1);
+    expect(result.duplicates).toEqual([
+      expect.objectContaining({
+        kind: 'lease_lost_after_send',
+        correlationId: 'U-13',
+        groupId: result.group.id,
+      }),
+    ]);
     expect(warnings).toEqual([
       expect.stringContaining(
-        `createOnce (correlation_id "U-13"): the create's outcome could not be recorded (StoreDownError: connection refused).`,
+        `createOnce (correlation_id "U-13"): the coordination could not confirm the create lease (StoreDownError: connection refused)`,
+      ),
+      expect.stringMatching(
+        /^error: .*Possible duplicate group for correlation_id "U-13" \(lease_lost_after_send\)/,
       ),
     ]);
   });

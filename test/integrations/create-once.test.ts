@@ -52,7 +52,8 @@ describe('createOnce', () => {
       })),
     });
     expect(first.created).toBe(true);
-    expect(second).toEqual({ group: first.group, created: false });
+    // The first call recorded its group under the gate: the second knew it from there.
+    expect(second).toEqual({ group: first.group, created: false, via: 'gate' });
     expect(mock.stats.count(CREATE)).toBe(1);
     expect(mock.groups.applicant()).toHaveLength(1);
     // One email and one text: one applicant with a phone.
@@ -223,7 +224,7 @@ describe('createOnce', () => {
       recordCreateOutcome: (lease, outcome) => shared.recordCreateOutcome(lease, outcome),
       readCreateOutcome: async (clientId, correlationId) => {
         const record = await shared.readCreateOutcome(clientId, correlationId);
-        return record && { ...record, recordedAt: record.recordedAt - age };
+        return record && { ...record, recordedAt: record.recordedAt - age, ageMs: (record.ageMs ?? 0) + age };
       },
       withTokenExchange: (clientId, ttl, exchange) => shared.withTokenExchange(clientId, ttl, exchange),
       publishPause: (clientId, until) => shared.publishPause(clientId, until),
@@ -304,7 +305,11 @@ describe('createOnce and what earlier creates of the id recorded', () => {
     mock.faults.next(1, { listLagMs: 10_000, clock: 'mock' }, { method: 'POST', path: GROUPS });
     const created = await sdk.applicantGroups.create(body);
     const started = mock.clock.now();
-    expect(await sdk.applicantGroups.createOnce(body)).toEqual({ group: created, created: false });
+    expect(await sdk.applicantGroups.createOnce(body)).toEqual({
+      group: created,
+      created: false,
+      via: 'gate',
+    });
     expect(mock.stats.count(CREATE)).toBe(1);
     // It returned when the group showed, 10 s on, well before the 30 s grace window ended, after
     // one lookup and five more backing off (0.5, 1, 2, 4 s and 8 s, jittered: 5.6 to 7.5 s, then past 10 s).
@@ -317,7 +322,8 @@ describe('createOnce and what earlier creates of the id recorded', () => {
     const body = groupCreateBody('ana@example.com', 'LATE-2');
     await recordedByAnother('LATE-2', { state: 'unresolved' });
     const group = await createdElsewhere(body, 5_000);
-    expect(await sdk.applicantGroups.createOnce(body)).toEqual({ group, created: false });
+    // The unresolved create the gate recorded is the one that showed.
+    expect(await sdk.applicantGroups.createOnce(body)).toEqual({ group, created: false, via: 'gate' });
     expect(mock.stats.count(CREATE)).toBe(1);
     expect(mock.stats.count(LOOKUP)).toBeGreaterThan(1);
   });
@@ -367,11 +373,20 @@ describe('createOnce and what earlier creates of the id recorded', () => {
     const body = groupCreateBody('ana@example.com', 'LATE-7');
     await recordedByAnother('LATE-7', { state: 'created', id: 'grp_older' });
     const group = await createdElsewhere(body);
-    expect(await sdk.applicantGroups.createOnce(body)).toEqual({ group, created: false });
+    // The gate named another group: this one was made by a writer off the gate.
+    expect(await sdk.applicantGroups.createOnce(body)).toEqual({ group, created: false, via: 'lookup' });
     expect(await coordination.readCreateOutcome(mock.clientId, 'LATE-7')).toMatchObject({
       state: 'created',
       id: group.id,
     });
+  });
+
+  it('createOnce that finds a group the gate has no record of says it was found by lookup (a writer off the gate)', async () => {
+    const body = groupCreateBody('ana@example.com', 'LATE-9');
+    const group = await createdElsewhere(body);
+    expect(await coordination.readCreateOutcome(mock.clientId, 'LATE-9')).toBeUndefined();
+    expect(await sdk.applicantGroups.createOnce(body)).toEqual({ group, created: false, via: 'lookup' });
+    expect(mock.stats.count(CREATE)).toBe(1);
   });
 
   it('createOnce that finds the group already recorded leaves the record as it was', async () => {
@@ -379,8 +394,15 @@ describe('createOnce and what earlier creates of the id recorded', () => {
     const created = await sdk.applicantGroups.create(body);
     const record = await coordination.readCreateOutcome(mock.clientId, 'LATE-8');
     mock.clock.advance(MINUTE);
-    expect(await sdk.applicantGroups.createOnce(body)).toEqual({ group: created, created: false });
-    expect(await coordination.readCreateOutcome(mock.clientId, 'LATE-8')).toEqual(record);
+    expect(await sdk.applicantGroups.createOnce(body)).toEqual({
+      group: created,
+      created: false,
+      via: 'gate',
+    });
+    expect(await coordination.readCreateOutcome(mock.clientId, 'LATE-8')).toEqual({
+      ...record,
+      ageMs: expect.any(Number),
+    });
   });
 });
 

@@ -102,7 +102,10 @@ describe('FileCoordination: a create lease whose holder no longer runs', () => {
 
     const second = await rerun.acquireCreateLease('client', 'unit-4B', TEN_MINUTES);
     expect(second?.takenOverFrom?.pid).toBe(deadPid);
-    expect(await rerun.readCreateOutcome('client', 'unit-4B')).toEqual(before);
+    expect(await rerun.readCreateOutcome('client', 'unit-4B')).toEqual({
+      ...before,
+      ageMs: expect.any(Number),
+    });
     expect(before).toMatchObject({ state: 'unresolved', fence: first.fence });
   });
 
@@ -156,13 +159,25 @@ describe('FileCoordination: a create lease whose holder no longer runs', () => {
     },
   );
 
+  it("a garbled lease file does not reset the fence: the earlier holder's late write is refused", async () => {
+    const dir = folder();
+    const [holder, next] = [new FileCoordination(dir), new FileCoordination(dir)];
+    const first = await holder.acquireCreateLease('client', 'unit-4B', TEN_MINUTES);
+    if (!first) throw new Error('a lease expected');
+    writeFileSync(stateFile(dir), '{"fence": 1, "expi');
+    const second = await next.acquireCreateLease('client', 'unit-4B', TEN_MINUTES);
+    expect(second?.fence).toBeGreaterThan(first.fence);
+    expect(await holder.recordCreateOutcome(first, { state: 'created', id: 'g-late' })).toBe(false);
+    expect(await holder.renewCreateLease(first, TEN_MINUTES)).toBeUndefined();
+  });
+
   it('a lapsed lease is taken over as before, without takenOverFrom', async () => {
     const dir = folder();
     const [holder, waiter] = [new FileCoordination(dir), new FileCoordination(dir)];
-    await holder.acquireCreateLease('client', 'unit-4B', 0);
+    const first = await holder.acquireCreateLease('client', 'unit-4B', 0);
     changeLeaseHolder(dir, { pid: deadPid });
     const second = await waiter.acquireCreateLease('client', 'unit-4B', TEN_MINUTES);
-    expect(second?.fence).toBe(2);
+    expect(second?.fence).toBeGreaterThan(first?.fence ?? Number.POSITIVE_INFINITY);
     expect(second?.takenOverFrom).toBeUndefined();
   });
 });
@@ -239,18 +254,20 @@ describe('FileCoordination: locks whose holder no longer runs', () => {
 
     // Its age could never break it (its time is ten minutes ahead): only its holder's absence.
     const next = await new FileCoordination(dir).acquireCreateLease('client', 'unit-4B', TEN_MINUTES);
-    expect(next?.fence).toBe(lease.fence + 1);
+    expect(next?.fence).toBeGreaterThan(lease.fence);
     expect(locksIn(dir)).toEqual([]);
   });
 
   it('a mutex whose holder cannot be judged (another host) is broken by its age, as before', async () => {
     const dir = folder();
     const coordination = new FileCoordination(dir);
-    await coordination.acquireCreateLease('client', 'unit-4B', 0);
+    const first = await coordination.acquireCreateLease('client', 'unit-4B', 0);
     const holder = { ...(await holderRecord()), host: 'batch-2.example.internal' };
     const lock = `${stateFile(dir).slice(0, -'.json'.length)}.lock`;
     leaveLock(lock, holder, Date.now() - 60_000);
-    expect((await coordination.acquireCreateLease('client', 'unit-4B', TEN_MINUTES))?.fence).toBe(2);
+    expect((await coordination.acquireCreateLease('client', 'unit-4B', TEN_MINUTES))?.fence).toBeGreaterThan(
+      first?.fence ?? Number.POSITIVE_INFINITY,
+    );
   });
 
   it('a lock directory without a holder file (an older version, or a holder killed right after mkdir) is broken by its age', async () => {

@@ -1,5 +1,5 @@
 /**
- * The README's proxy recipe ("Behind a proxy"): an undici `ProxyAgent` given as `dispatcher`
+ * The proxy recipe of docs/advanced.md ("Behind a proxy"): an undici `ProxyAgent` given as `dispatcher`
  * carries every request (token exchange, API calls, the pre-signed PDF download) through the
  * proxy, here a small CONNECT proxy on loopback that records what it tunnelled.
  */

@@ -8,13 +8,12 @@
  * `--coordination redis://...` (or `VERIFICATION_COORDINATION`) shares it across machines through
  * a `RedisCoordination` on a connection this module opens and closes.
  */
-import { join } from 'node:path';
 import { type Coordination, FileCoordination, type Logger } from 'applicant-verification';
 import type { Redis } from 'ioredis';
 import { describeError, UsageError } from '../errors.js';
 import type { CliIO } from './io.js';
 import { loadRedisModules, type RedisModules } from './redis-modules.js';
-import { COORDINATION_DIR, prepareDir, type StateDir, stateDirOf } from './state-dir.js';
+import { prepareDir, type StateDir, stateDirOf } from './state-dir.js';
 
 /** Where a run's gate is, as the options say (checked, nothing opened yet). */
 export type GateTarget =
@@ -133,7 +132,7 @@ export async function openGate(
   logger: Logger,
 ): Promise<Gate> {
   if (target.kind === 'file') {
-    const dir = join(target.stateDir.path, COORDINATION_DIR);
+    const dir = target.stateDir.coordinationPath;
     await prepareDir(dir, target.stateDir.setBy);
     return { coordination: new FileCoordination(dir), where: dir, close: async () => {} };
   }

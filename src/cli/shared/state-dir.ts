@@ -8,38 +8,28 @@
  */
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { commandLineStateDir } from 'applicant-verification';
 import { describeError, UsageError } from '../errors.js';
 import type { CliIO } from './io.js';
-
-/** The folder under the XDG state home. */
-const APP_DIR = 'applicant-verification';
-
-/** The subfolder of the state directory that holds the create gate's `FileCoordination`. */
-export const COORDINATION_DIR = 'coordination';
 
 /** A state directory and what chose it (for messages). */
 export interface StateDir {
   /** Absolute path. */
   path: string;
+  /** The create gate's folder inside it (`<path>/coordination`), a `FileCoordination`. */
+  coordinationPath: string;
   /** `--state-dir`, `VERIFICATION_STATE_DIR`, `XDG_STATE_HOME` or `the default state directory`. */
   setBy: string;
 }
 
-/** Finds the state directory (no I/O). */
+/**
+ * Finds the state directory (no I/O) with the library's `commandLineStateDir`, the function the
+ * docs give scripts: a script and the command line on one machine resolve the same folder.
+ */
 export function stateDirOf(flag: string | undefined, io: Pick<CliIO, 'env' | 'cwd'>): StateDir {
-  if (flag !== undefined) {
-    if (flag.trim() === '') throw new UsageError('--state-dir needs a directory, got ""');
-    return { path: resolve(io.cwd, flag), setBy: '--state-dir' };
-  }
-  const fromEnv = io.env.VERIFICATION_STATE_DIR;
-  if (fromEnv) return { path: resolve(io.cwd, fromEnv), setBy: 'VERIFICATION_STATE_DIR' };
-  // The specification calls a relative path invalid: it is ignored, as the variable being unset.
-  const xdg = io.env.XDG_STATE_HOME;
-  if (xdg && isAbsolute(xdg)) return { path: join(xdg, APP_DIR), setBy: 'XDG_STATE_HOME' };
-  const home = io.env.HOME || homedir();
-  return { path: join(home, '.local', 'state', APP_DIR), setBy: 'the default state directory' };
+  if (flag !== undefined && flag.trim() === '') throw new UsageError('--state-dir needs a directory, got ""');
+  const { path, coordinationPath, setBy } = commandLineStateDir({ stateDir: flag, env: io.env, cwd: io.cwd });
+  return { path, coordinationPath, setBy };
 }
 
 /**

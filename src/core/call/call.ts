@@ -29,7 +29,12 @@ export interface RequestOptions {
    * `createGraceWindow` (30 000).
    */
   createGraceWindow?: number;
-  /** Extra request headers (sent to the API only, never to a PDF file host). */
+  /**
+   * Extra request headers (sent to the API only, never to a PDF file host), over the client's
+   * `defaultHeaders` whatever the case of either name. A header the SDK sets (`Authorization`,
+   * `Content-Type`, `User-Agent`, ...), in any spelling, is a `RequestValidationError` before any
+   * I/O: act for another account with `withOptions`, not an `Authorization` header.
+   */
   headers?: Record<string, string>;
   /**
    * Body fields newer than this SDK, merged into the JSON body after validation (they are not
@@ -57,6 +62,22 @@ export interface ColdChecks {
    * returned as it is); `false` is not final: zod is loaded and decides, and words the issues.
    */
   readonly response: (value: unknown) => boolean;
+}
+
+/** What {@link Call.beforeAttempt} is told about the attempt about to leave. */
+export interface AttemptStart {
+  /** Milliseconds the attempt may still take (its timeout, cut by the call's deadline). */
+  readonly timeoutMs: number;
+}
+
+/** A rejection of {@link Call.beforeAttempt}, carried through the attempt's failure handling unchanged. */
+export class BeforeAttemptRefusal {
+  /** What the hook rejected with. */
+  readonly reason: unknown;
+
+  constructor(reason: unknown) {
+    this.reason = reason;
+  }
 }
 
 /** One call, as a resource describes it. */
@@ -97,6 +118,13 @@ export interface Call<S extends z.ZodType> {
   keepCredentialHeaders?: boolean;
   /** Advice added to the error message for a status (e.g. a 404 that points at the base URL). */
   hints?: Partial<Record<number, string>>;
+  /**
+   * Runs in each attempt after every wait the core makes before it (the token exchange, a free
+   * concurrency slot, a rate-limit pause, the backoff before a resend) and just before the request
+   * is handed to the transport, with the time the attempt has left. A rejection stops the call
+   * there, as it is, with nothing of this attempt sent. The creates layer checks its lease here.
+   */
+  beforeAttempt?: ((attempt: AttemptStart) => Promise<void>) | undefined;
   /** The operation the call is traced as (its descriptor's name); default `request`, a raw request. */
   operation?: OperationName | undefined;
   /** The path template traces show when `path` is concrete (a raw request to a declared operation). */
@@ -118,6 +146,8 @@ export interface PreparedCall<S extends z.ZodType> {
   readonly search: string;
   /** The body to send as JSON (checked, `extraBody` merged); `undefined` for none. */
   readonly body: unknown;
+  /** The call's own `headers`, checked, names lowercased (src/core/headers.ts); `undefined` for none. */
+  readonly headers: Record<string, string> | undefined;
 }
 
 /** Path segments that would walk the URL instead of naming a resource. */

@@ -22,11 +22,11 @@ import {
 import type { Logger } from '../observability/log.js';
 import { maskText } from '../observability/redact.js';
 import { type CallTrace, RAW_REQUEST_OPERATION, traceCall } from '../observability/tracing.js';
-import type { ResolvedOptions } from '../options.js';
+import { ConfigurationError, type ResolvedOptions } from '../options.js';
 import type { TokenSource } from '../token/auth.js';
 import type { KnownSecrets } from '../token/secrets.js';
 import { checkFileURL } from '../transport/file-url.js';
-import { checkHeaderValues } from '../transport/headers.js';
+import { checkedHeaders } from '../transport/headers.js';
 import {
   describeNetworkError,
   type Transport,
@@ -36,6 +36,7 @@ import {
 import { abortError, raceAbort } from './abort.js';
 import { APIPromise, type ResponseInfo, type WithResponse } from './api-promise.js';
 import {
+  BeforeAttemptRefusal,
   type Call,
   copyRecords,
   fillPath,
@@ -48,8 +49,10 @@ import { type CallBudget, CallContext, callBudget, formatDuration } from './call
 import { coldQuery, preparesCold } from './cold-call.js';
 import { fastCheck } from './compiled.js';
 import { type Limiter, QueueTimeoutError } from './limiter.js';
+import { loopTurn } from './loop-turn.js';
 import { MayHaveReachedServerError } from './reached-server.js';
 import {
+  BACKOFF,
   backoffMs,
   failureOf,
   mayHaveReachedServer,
@@ -91,6 +94,11 @@ export interface CoreWiring {
    * traces. `undefined` for a root client, whose messages stay as they were.
    */
   account?: string | undefined;
+  /**
+   * Set for a platform root and the clients derived from it without credentials
+   * (docs/platforms.md): they act for no account, so every call is refused before any I/O.
+   */
+  noAccount?: boolean | undefined;
   /** The family a client belongs to: once its root is closed, every member refuses calls. */
   family?: { readonly closed: boolean } | undefined;
   /** Called with the end of each client-wide 429 pause (epoch ms), to publish it to the fleet. */
@@ -127,8 +135,12 @@ export class HttpCore {
   #tokens: TokenSource | undefined;
   /** The caller's `defaultHeaders` as they were when the client was made (checked on the first call). */
   readonly #defaultHeaders: Record<string, string>;
-  /** The SDK's headers with {@link #defaultHeaders} over them: every API request starts from a copy. */
-  readonly #baseHeaders: Record<string, string>;
+  /**
+   * The SDK's headers and the checked {@link #defaultHeaders} (names lowercased): every API
+   * request starts from a copy. Built by the first call's check, which refuses any header the SDK
+   * sets, in any spelling (headers.ts).
+   */
+  #baseHeaders: Record<string, string> | undefined;
 
   constructor(options: CoreOptions, wiring: CoreWiring) {
     this.#options = options;
@@ -137,7 +149,6 @@ export class HttpCore {
     this.#basePath = options.baseURL.pathname.replace(/\/+$/, '');
     this.#debug = wiring.logger.debugEnabled ?? true;
     this.#defaultHeaders = copyRecords(options.defaultHeaders);
-    this.#baseHeaders = copyRecords(wiring.sdkHeaders, this.#defaultHeaders);
   }
 
   /** The logger, for resources and helpers that report through the same channel. */
@@ -193,6 +204,7 @@ export class HttpCore {
    */
   traced<S extends z.ZodType, T>(call: Call<S>, run: (trace: CallTrace) => Promise<T>): Promise<T> {
     if (this.#isClosed()) return this.#refuseClosed(call);
+    if (this.#wiring.noAccount === true) return Promise.reject(this.#refuseNoAccount(call));
     const operation = call.operation ?? RAW_REQUEST_OPERATION;
     const path = call.pathTemplate ?? call.path;
     return traceCall({ operation, method: call.method, path, clientId: this.#wiring.account }, run);
@@ -210,12 +222,29 @@ export class HttpCore {
     resumed: CallContext | undefined,
   ): Promise<WithResponse<z.output<S>>> {
     if (this.#isClosed()) return this.#refuseClosed(call);
+    if (this.#wiring.noAccount === true) return Promise.reject(this.#refuseNoAccount(call));
     return this.#run(call, trace, resumed);
   }
 
   /** Whether this client, or the root of its family, has been closed. */
   #isClosed(): boolean {
     return this.#closed || this.#wiring.family?.closed === true;
+  }
+
+  /**
+   * The error a client that acts for no account (a platform root) refuses `what` (a call, a
+   * create) with, or `undefined` for a client of an account. The creates layer asks before it
+   * takes a lease.
+   */
+  noAccountError(what: string): ConfigurationError | undefined {
+    if (this.#wiring.noAccount !== true) return undefined;
+    return new ConfigurationError(
+      `${what} refused: this client is a platform root and acts for no account, so it sends nothing itself. Derive the account's client and call that: root.withOptions({ clientId, secretKey }).`,
+    );
+  }
+
+  #refuseNoAccount(call: Call<z.ZodType>): ConfigurationError | undefined {
+    return this.noAccountError(`${call.method} ${maskText(call.pathTemplate ?? call.path)}`);
   }
 
   /** The answer to any call once the client is closed. */
@@ -377,16 +406,20 @@ export class HttpCore {
     this.#wiring.onRateLimitPause?.(this.#options.clock.now() + ms);
   }
 
-  /** Holds this client's requests until `untilEpochMs` (a pause another process published). */
+  /**
+   * Holds this client's requests until `untilEpochMs` (a pause another process published, on its
+   * clock), capped like a local pause (`Retry-After` above the cap is not waited for): a publisher
+   * whose clock runs ahead cannot hold this process longer than any 429 could.
+   */
   pauseUntil(untilEpochMs: number): void {
-    const ms = untilEpochMs - this.#options.clock.now();
+    const ms = Math.min(untilEpochMs - this.#options.clock.now(), BACKOFF.maxRetryAfterMs);
     if (ms > 0) this.#wiring.limiter.pauseFor(ms);
   }
 
   /** Checks path parameters, query and body before any I/O; the prepared call carries wire values. */
   #prepare<S extends z.ZodType>(call: Call<S>): PreparedCall<S> {
     this.#checkDefaultHeaders();
-    if (call.options?.headers) checkHeaderValues(call.options.headers, 'headers');
+    const headers = call.options?.headers ? checkedHeaders(call.options.headers, 'headers') : undefined;
     const path = call.pathParams ? fillPath(call.path, call.pathParams) : call.path;
     const parsedQuery =
       coldQuery(call) ??
@@ -397,7 +430,7 @@ export class HttpCore {
       body = mergeExtra(body as Record<string, unknown>, call.options.extraBody, 'extraBody');
     }
     // A new object, not `{ ...call, path, ... }`: see PreparedCall.
-    return { call, path, search: query ? searchOf(query) : '', body };
+    return { call, path, search: query ? searchOf(query) : '', body, headers };
   }
 
   /**
@@ -409,14 +442,15 @@ export class HttpCore {
     return checkFileURL(url, this.#origin, this.#basePath, field);
   }
 
-  /** Whether the client's `defaultHeaders` passed their check (the copy taken at construction never changes). */
-  #defaultHeadersChecked = false;
-
-  /** Checks the client's `defaultHeaders` on the first call, and again on each call while they fail. */
+  /**
+   * Checks the client's `defaultHeaders` on the first call (and again on each call while they
+   * fail), and builds {@link #baseHeaders} from them once they pass: the copy taken at
+   * construction never changes.
+   */
   #checkDefaultHeaders(): void {
-    if (this.#defaultHeadersChecked) return;
-    checkHeaderValues(this.#defaultHeaders, 'defaultHeaders');
-    this.#defaultHeadersChecked = true;
+    if (this.#baseHeaders !== undefined) return;
+    const checked = checkedHeaders(this.#defaultHeaders, 'defaultHeaders');
+    this.#baseHeaders = copyRecords(this.#wiring.sdkHeaders, checked);
   }
 
   #wantsAuth(call: Call<z.ZodType>): boolean {
@@ -513,7 +547,8 @@ export class HttpCore {
         headers = { 'user-agent': wiring.sdkHeaders['user-agent'] ?? 'applicant-verification' };
       } else {
         path = `${this.#basePath}${prepared.path}${prepared.search}`;
-        headers = copyRecords(this.#baseHeaders, call.options?.headers);
+        // Caller names are lowercased and none is the SDK's (headers.ts): nothing below is replaced.
+        headers = copyRecords(this.#baseHeaders, prepared.headers);
       }
       if (token !== undefined) headers.authorization = `Bearer ${token}`;
       if (prepared.body !== undefined) {
@@ -538,25 +573,29 @@ export class HttpCore {
     const started = performance.now();
     let pending: Promise<TransportResponse>;
     try {
+      const transport = () =>
+        wiring
+          .transport({
+            method: call.method,
+            origin,
+            path,
+            headers,
+            body,
+            signal,
+            timeout: attemptMs - (performance.now() - started),
+            maxResponseBytes: this.#options.maxResponseBytes,
+          })
+          .then((answer) => {
+            // Pause the whole client before this slot frees, so no queued request slips through.
+            if (answer.status === 429)
+              this.#pause(rateLimitPauseMs(answer.headers, this.#options.clock.now()));
+            return answer;
+          });
+      const before = call.beforeAttempt;
       pending = wiring.limiter.run(
-        () =>
-          wiring
-            .transport({
-              method: call.method,
-              origin,
-              path,
-              headers,
-              body,
-              signal,
-              timeout: attemptMs - (performance.now() - started),
-              maxResponseBytes: this.#options.maxResponseBytes,
-            })
-            .then((answer) => {
-              // Pause the whole client before this slot frees, so no queued request slips through.
-              if (answer.status === 429)
-                this.#pause(rateLimitPauseMs(answer.headers, this.#options.clock.now()));
-              return answer;
-            }),
+        before === undefined
+          ? transport
+          : () => checkedAttempt(before, transport, context, attemptMs, started),
         { signal, maxWaitMs: attemptMs },
       );
     } catch (error) {
@@ -588,6 +627,7 @@ export class HttpCore {
     timeout: number,
     attemptMs: number,
   ): unknown {
+    if (error instanceof BeforeAttemptRefusal) return error.reason;
     if (signal?.aborted) return abortError(signal, context.label);
     if (error instanceof ResponseTooLargeError) return error;
     if (error instanceof QueueTimeoutError) {
@@ -670,6 +710,37 @@ export class HttpCore {
     });
     return { data, response: info };
   }
+}
+
+/**
+ * An attempt of a call with a {@link Call.beforeAttempt} hook: the hook, one turn of the event loop
+ * (loop-turn.ts: sockets the server closed while the process could not run are dropped first),
+ * then the transport, unless the attempt's time ran out meanwhile (nothing is sent then). What
+ * stops it before the transport is a {@link BeforeAttemptRefusal}, handed back unchanged.
+ */
+async function checkedAttempt(
+  before: NonNullable<Call<z.ZodType>['beforeAttempt']>,
+  transport: () => Promise<TransportResponse>,
+  context: CallContext,
+  attemptMs: number,
+  started: number,
+): Promise<TransportResponse> {
+  try {
+    await before({ timeoutMs: attemptMs - (performance.now() - started) });
+    await loopTurn();
+  } catch (reason) {
+    throw new BeforeAttemptRefusal(reason);
+  }
+  // The check (or a pause of the process while it ran) may have used up the attempt's time.
+  if (attemptMs - (performance.now() - started) <= 0) {
+    throw new BeforeAttemptRefusal(
+      new APIConnectionTimeoutError(
+        `${context.label} ran out of time before this attempt left (${context.progress()}); nothing was sent.`,
+        { requestNotSent: true },
+      ),
+    );
+  }
+  return transport();
 }
 
 /** Whether zod must be loaded before `call` is prepared: it is not yet, and the call's cold checks do not cover it. */

@@ -83,6 +83,8 @@ export interface OperationInput {
   bodyChecked?: boolean;
   /** Per-call options. */
   options?: RequestOptions | undefined;
+  /** Runs just before each attempt leaves (see {@link Call.beforeAttempt}). */
+  beforeAttempt?: Call<z.ZodType>['beforeAttempt'];
 }
 
 type AnyDescriptor<S extends z.ZodType> = OperationDescriptor<
@@ -116,6 +118,7 @@ class OperationCall<S extends z.ZodType> implements Call<S> {
   readonly options: RequestOptions | undefined;
   readonly safety: RetrySafety;
   readonly operation: OperationName;
+  readonly beforeAttempt: Call<S>['beforeAttempt'];
   readonly #descriptor: AnyDescriptor<S>;
   readonly #bodyChecked: boolean;
 
@@ -129,6 +132,7 @@ class OperationCall<S extends z.ZodType> implements Call<S> {
     this.options = input.options;
     this.safety = descriptor.method === 'GET' || descriptor.idempotent === true ? 'read' : 'create';
     this.operation = descriptor.name;
+    this.beforeAttempt = input.beforeAttempt;
     this.#descriptor = descriptor;
     this.#bodyChecked = input.bodyChecked === true;
   }

@@ -82,8 +82,16 @@ export type CreateOutcome =
 export type CreateOutcomeRecord = CreateOutcome & {
   /** The fence of the lease the outcome was recorded under. */
   readonly fence: number;
-  /** When it was recorded, epoch milliseconds. */
+  /** When it was recorded, epoch milliseconds on the coordination's clock. */
   readonly recordedAt: number;
+  /**
+   * How long ago it was recorded when it was read (ms), on the coordination's own clock (Redis:
+   * the server's `TIME`). The SDK judges an outcome's age by this alone, so a process whose clock
+   * runs ahead or behind judges it like every other (docs/safe-creates.md, "Which clock").
+   * Optional for coordinations written before it: without it the SDK falls back to its own
+   * clock against `recordedAt`.
+   */
+  readonly ageMs?: number | undefined;
 };
 
 /**
@@ -113,8 +121,18 @@ export interface Coordination {
   /** Gives the lease back early; does nothing when it has already lapsed or been taken over. */
   releaseCreateLease(lease: CreateLease): Promise<void>;
   /**
+   * Optional (recommended): extends `lease` to `ttlMs` from now, on the coordination's clock, if
+   * its fence is still the newest for its key (no other holder took it since, even if it lapsed).
+   * Resolves the renewed lease, or `undefined` when it was lost. A create calls it just before
+   * each attempt leaves, so it never sends on a lease about to lapse or already taken over.
+   * Without it, the SDK checks the lease's `expiresAt` against its own clock instead.
+   */
+  renewCreateLease?(lease: CreateLease, ttlMs: number): Promise<CreateLease | undefined>;
+  /**
    * Records what the create under `lease` came to. Resolves `false`, and records nothing, when the
-   * lease's fence is no longer the newest for its key.
+   * lease's fence is no longer the newest for its key, with one exception an implementation should
+   * make: a `refused` replaces the `unresolved` recorded under the same lease when no later holder
+   * recorded anything since (the holder knows its request never left, so the next may send).
    */
   recordCreateOutcome(lease: CreateLease, outcome: CreateOutcome): Promise<boolean>;
   /**

@@ -28,6 +28,7 @@ import type {
   HeldCreateLease,
   LeaseHolder,
 } from './coordination.js';
+import { correctsOwn } from './in-process-coordination.js';
 
 /**
  * A state-file mutex older than this (ms) is broken whoever holds it: its holder died where it
@@ -171,6 +172,15 @@ async function holderIsGone(holder: HolderRecord): Promise<boolean> {
   return ticks !== undefined && ticks !== holder.startTicks;
 }
 
+/**
+ * The fence of a new lease: above the stored one, and never below this machine's clock in
+ * microseconds, so a lease file lost or garbled (read as fence 0) cannot hand out a fence an
+ * earlier holder of the key still has: its late write is refused (docs/fault-model.md).
+ */
+function nextFence(stored: number): number {
+  return Math.max(stored + 1, Date.now() * 1000);
+}
+
 function isOutcome(value: unknown): value is CreateOutcomeRecord {
   if (typeof value !== 'object' || value === null) return false;
   const record = value as Record<string, unknown>;
@@ -279,7 +289,9 @@ export class FileCoordination implements Coordination {
   async #write(path: string, value: unknown): Promise<void> {
     const temporary = `${path}.${process.pid}.${nodeCrypto().randomUUID()}.tmp`;
     try {
-      await fs().writeFile(temporary, JSON.stringify(value), { mode: 0o600, flag: 'wx' });
+      // Synced before the rename: after a power loss the file holds this record or the one before,
+      // never an empty one that would read as no lease (docs/fault-model.md).
+      await fs().writeFile(temporary, JSON.stringify(value), { mode: 0o600, flag: 'wx', flush: true });
       await fs().rename(temporary, path);
     } catch (error) {
       await fs()
@@ -354,7 +366,7 @@ export class FileCoordination implements Coordination {
         takenOverFrom = publicHolder(state.holder);
       }
       const holder = await thisProcess();
-      const fence = state.fence + 1;
+      const fence = nextFence(state.fence);
       const expiresAt = Date.now() + ttlMs;
       const lease: CreateLease = {
         clientId,
@@ -390,19 +402,31 @@ export class FileCoordination implements Coordination {
     );
   }
 
+  /** Extends the lease to `ttlMs` from now if it is still the newest on its key. */
+  renewCreateLease(lease: CreateLease, ttlMs: number): Promise<CreateLease | undefined> {
+    return this.#update(lease.clientId, lease.correlationId, async (state) => {
+      if (state.fence !== lease.fence) return { result: undefined };
+      const expiresAt = Date.now() + ttlMs;
+      const holder = await thisProcess();
+      return { next: { ...state, expiresAt, holder }, result: { ...lease, expiresAt } };
+    });
+  }
+
   /** Records the outcome unless a newer lease exists. */
   recordCreateOutcome(lease: CreateLease, outcome: CreateOutcome): Promise<boolean> {
     return this.#update(lease.clientId, lease.correlationId, async (state) => {
-      if (state.fence !== lease.fence) return { result: false };
+      if (state.fence !== lease.fence && !correctsOwn(state.outcome, lease, outcome))
+        return { result: false };
       const record: CreateOutcomeRecord = { ...outcome, fence: lease.fence, recordedAt: Date.now() };
       return { next: { ...state, outcome: record }, result: true };
     });
   }
 
-  /** The outcome last recorded. */
+  /** The outcome last recorded, with its age on this machine's clock (the one that dated it). */
   async readCreateOutcome(clientId: string, correlationId: string): Promise<CreateOutcomeRecord | undefined> {
     await this.#ready;
-    return stateOf(await readJson(`${this.#keyPath(clientId, correlationId)}.json`)).outcome;
+    const outcome = stateOf(await readJson(`${this.#keyPath(clientId, correlationId)}.json`)).outcome;
+    return outcome && { ...outcome, ageMs: Date.now() - outcome.recordedAt };
   }
 
   /**

@@ -1,34 +1,55 @@
 /**
  * Pages of list results. The end of the data is decided from what the pages hold, never from an
  * assumed page size (the vendor's documentation does not give the applicant groups' page size), and a walk always
- * ends, whatever the server claims: on an empty page, on a page that adds no new ids, when the
- * items seen reach `total_count`, or (when the server sends no `total_count`) on a page shorter
- * than the longest before it. A walk past {@link MAX_PAGES} pages throws {@link PaginationLimitError}.
+ * ends, whatever the server claims: on an empty page, on a page that adds no id the page before
+ * lacked, when the items seen reach `total_count`, or (when the server sends no `total_count`)
+ * on a page shorter than the longest before it. A walk past its page cap throws
+ * {@link PaginationLimitError}: twice the pages the first page's `total_count` promised (plus
+ * {@link CAP_SLACK_PAGES}), or {@link MAX_PAGES} when the server sends no `total_count`;
+ * `maxPages` sets it. A walk holds one page and the ids of the page before, whatever its length
+ * (docs/benchmarks.md, "Scale").
  */
 import type * as z from 'zod';
 import { APIPromise, type WithResponse } from '../call/api-promise.js';
 import { copyRecords } from '../call/call.js';
 import type { HttpCore, RequestOptions } from '../call/http.js';
 import { type OperationDescriptor, operationCall } from '../call/operation.js';
-import { PaginationLimitError } from '../errors.js';
+import { PaginationLimitError, RequestValidationError } from '../errors.js';
 
-/** The most pages one walk fetches before it gives up with {@link PaginationLimitError}. */
+/** The page cap of a walk whose server sends no `total_count` (and no `maxPages` was given). */
 export const MAX_PAGES = 10_000;
+/** Pages a walk may fetch beyond twice what the first page's `total_count` promised. */
+export const CAP_SLACK_PAGES = 10;
 
-/** @internal What one walk over a list has seen so far; shared by the pages of the walk. */
-export interface Walk {
-  /** Page number each id was first seen on. */
-  readonly firstSeen: Map<string, number>;
-  /** Pages fetched in this walk. */
-  pagesLoaded: number;
+/** Options of a `list()` call: a request's options and the walk's page cap. */
+export interface ListOptions extends RequestOptions {
+  /**
+   * The most pages one walk fetches before it throws {@link PaginationLimitError} (a whole
+   * number of at least 1). Default: twice the pages the first page's `total_count` promised,
+   * plus 10 (a walk that holds to its `total_count` never meets it), or 10,000 when the server
+   * sends no `total_count`.
+   */
+  maxPages?: number;
 }
 
-/** Loads page `page` given how many items came before it and the longest page so far. */
+/** @internal What one walk over a list shares between its pages. */
+export interface Walk {
+  /** Pages fetched in this walk. */
+  pagesLoaded: number;
+  /** The walk's page cap: the caller's, or set from the first page's `total_count`. */
+  maxPages: number | undefined;
+}
+
+/**
+ * Loads page `page` given how many items came before it, the longest page so far and the ids of
+ * the page before it (`undefined` for the walk's first page).
+ */
 export type PageLoader<T> = (
   page: number,
   itemsBefore: number,
   longestPage: number,
   walk: Walk,
+  previousIds: ReadonlySet<string> | undefined,
 ) => Promise<WithResponse<Page<T>>>;
 
 /** One page of a list. */
@@ -43,6 +64,8 @@ export class Page<T> {
   readonly #longestBefore: number;
   readonly #addsNewItems: boolean;
   readonly #walk: Walk;
+  readonly #ids: ReadonlySet<string>;
+  readonly #previousIds: ReadonlySet<string> | undefined;
   readonly #itemId: (item: T) => string | undefined;
   readonly #load: PageLoader<T>;
 
@@ -56,6 +79,8 @@ export class Page<T> {
       longestBefore: number;
       addsNewItems: boolean;
       walk: Walk;
+      ids: ReadonlySet<string>;
+      previousIds: ReadonlySet<string> | undefined;
       itemId: (item: T) => string | undefined;
     },
     load: PageLoader<T>,
@@ -67,6 +92,8 @@ export class Page<T> {
     this.#longestBefore = position.longestBefore;
     this.#addsNewItems = position.addsNewItems;
     this.#walk = position.walk;
+    this.#ids = position.ids;
+    this.#previousIds = position.previousIds;
     this.#itemId = position.itemId;
     this.#load = load;
   }
@@ -89,20 +116,20 @@ export class Page<T> {
         this.#itemsBefore + this.items.length,
         Math.max(this.#longestBefore, this.items.length),
         this.#walk,
+        this.#ids,
       ),
     );
   }
 
-  /** Whether `item` shows up here for the first time in the walk (items without an id always do). */
+  /** Whether `item` is new here: the page before did not give it (items without an id always are). */
   #isFirstSighting(item: T): boolean {
-    const id = this.#itemId(item);
-    // Stryker disable next-line ConditionalExpression: equivalent, no id is ever recorded under undefined, so the right side is true for it too
-    return id === undefined || (this.#walk.firstSeen.get(id) ?? this.page) >= this.page;
+    return isNew(this.#itemId(item), this.#previousIds);
   }
 
   /**
    * Walks this page and every later one, one request per page, holding one page at a time. An
-   * item an earlier page already gave (a server repeating itself) is not given again.
+   * item the page before already gave (a server repeating itself, or an item pushed one page on
+   * by a create) is not given again.
    */
   async *iterate(): AsyncGenerator<T, void, undefined> {
     let current: Page<T> = this;
@@ -126,8 +153,8 @@ export interface ToArrayOptions {
  */
 export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable<T> {
   /** @internal */
-  constructor(load: PageLoader<T>, firstPage: number) {
-    super(load(firstPage, 0, 0, { firstSeen: new Map(), pagesLoaded: 0 }));
+  constructor(load: PageLoader<T>, firstPage: number, maxPages?: number) {
+    super(load(firstPage, 0, 0, { pagesLoaded: 0, maxPages }, undefined));
   }
 
   /** Every item of every page, in order. */
@@ -166,7 +193,7 @@ export interface ListCall<S extends z.ZodType, T> {
   totalCount: (body: z.output<S>) => number | null | undefined;
   /** An item's id, to notice a page that repeats earlier ones. Default: its `id` field, if a string. */
   itemId?: (item: T) => string | undefined;
-  options?: RequestOptions | undefined;
+  options?: ListOptions | undefined;
 }
 
 function defaultItemId(item: unknown): string | undefined {
@@ -175,42 +202,54 @@ function defaultItemId(item: unknown): string | undefined {
   return typeof id === 'string' ? id : undefined;
 }
 
-/** Records the page's ids; whether any item is new to the walk (first seen on this page, or without id). */
-function recordIds<T>(
-  items: T[],
-  page: number,
-  walk: Walk,
-  itemId: (item: T) => string | undefined,
-): boolean {
-  let addsNew = false;
-  for (const item of items) {
-    const id = itemId(item);
-    if (id === undefined) {
-      addsNew = true;
-      continue;
-    }
-    const first = walk.firstSeen.get(id);
-    if (first === undefined) walk.firstSeen.set(id, page);
-    if (first === undefined || first >= page) addsNew = true;
-  }
-  return addsNew;
+/** Whether an item with this id is new to a page whose predecessor gave `previousIds`. */
+function isNew(id: string | undefined, previousIds: ReadonlySet<string> | undefined): boolean {
+  return id === undefined || previousIds === undefined || !previousIds.has(id);
+}
+
+/** The caller's page cap, checked before any request. */
+function checkedMaxPages(maxPages: unknown): number | undefined {
+  if (maxPages === undefined) return undefined;
+  if (typeof maxPages === 'number' && Number.isInteger(maxPages) && maxPages >= 1) return maxPages;
+  throw new RequestValidationError(
+    [{ path: 'maxPages', message: 'maxPages must be a whole number of at least 1', code: 'invalid_type' }],
+    'Invalid list options',
+  );
+}
+
+/** The cap a first page's `total_count` sets: twice the pages it promises, plus the slack. */
+function capFromTotal(totalCount: number | undefined, pageLength: number): number {
+  if (totalCount === undefined || pageLength === 0) return MAX_PAGES;
+  return 2 * Math.ceil(totalCount / pageLength) + CAP_SLACK_PAGES;
 }
 
 /** Starts a paginated list: the first page is requested at once. */
 export function listPages<S extends z.ZodType, T>(core: HttpCore, call: ListCall<S, T>): PagePromise<T> {
   const itemId = call.itemId ?? defaultItemId;
-  const load: PageLoader<T> = async (page, itemsBefore, longestBefore, walk) => {
-    if (walk.pagesLoaded >= MAX_PAGES) throw new PaginationLimitError(MAX_PAGES, call.operation.path);
+  // The request options go to each page's call as given: the core reads no `maxPages`.
+  const request = call.options;
+  const cap = checkedMaxPages(request?.maxPages);
+  const load: PageLoader<T> = async (page, itemsBefore, longestBefore, walk, previousIds) => {
+    const limit = walk.maxPages ?? MAX_PAGES;
+    if (walk.pagesLoaded >= limit) throw new PaginationLimitError(limit, call.operation.path);
     walk.pagesLoaded++;
     const { data, response } = await core.execute(
-      operationCall(call.operation, { query: copyRecords(call.params, { page }), options: call.options }),
+      operationCall(call.operation, { query: copyRecords(call.params, { page }), options: request }),
     );
     const items = call.items(data);
     const totalCount = call.totalCount(data) ?? undefined;
-    const addsNewItems = recordIds(items, page, walk, itemId);
-    const position = { itemsBefore, longestBefore, addsNewItems, walk, itemId };
+    // The first page fixes the cap: a total_count that grows page by page cannot raise it.
+    walk.maxPages ??= capFromTotal(totalCount, items.length);
+    const ids = new Set<string>();
+    let addsNewItems = false;
+    for (const item of items) {
+      const id = itemId(item);
+      if (id !== undefined) ids.add(id);
+      if (isNew(id, previousIds)) addsNewItems = true;
+    }
+    const position = { itemsBefore, longestBefore, addsNewItems, walk, ids, previousIds, itemId };
     return { data: new Page(items, totalCount, page, position, load), response };
   };
   const first = typeof call.params.page === 'number' ? call.params.page : 1;
-  return new PagePromise(load, first);
+  return new PagePromise(load, first, cap);
 }

@@ -16,8 +16,14 @@ export interface Dispatchers {
   close(): Promise<void>;
 }
 
-/** The API pool's socket cap when the client sets no `maxConcurrency`. */
-const DEFAULT_CONNECTIONS = 256;
+/**
+ * The API pool's socket cap when the root client sets no `maxConcurrency`: what one process keeps
+ * open to the one vendor host, whatever the number of accounts its derived clients serve (they
+ * share the pool). Requests beyond it wait in the pool's queue, that wait counting against their
+ * attempt's timeout (a request that times out there was never sent). undici's own default is
+ * unbounded, and the SDK's was 256: 16 callers opened 31 sockets (docs/benchmarks.md, "Platforms").
+ */
+const DEFAULT_API_SOCKETS = 16;
 
 const KEEP_ALIVE = { keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1 } as const;
 
@@ -26,7 +32,7 @@ export function createDispatchers(
   apiOrigin: string,
   undici: Pick<UndiciParts, 'Pool' | 'Agent'>,
   dispatcher?: Dispatcher,
-  connections = DEFAULT_CONNECTIONS,
+  connections = DEFAULT_API_SOCKETS,
 ): Dispatchers {
   if (dispatcher) return { dispatcherFor: () => dispatcher, close: async () => {} };
   let pool: Pool | undefined;

@@ -268,6 +268,25 @@ export function createControlRoutes(target: ControlTarget): Route[] {
     },
     {
       method: 'GET',
+      pattern: p('/stats'),
+      // Every count (`mock.stats.summary()`); `?account=` answers that account's counts alone.
+      target: ({ url }) => {
+        const { account } = accountFilter(url);
+        const summary = target.stats.summary();
+        if (account === undefined) return jsonResponse(summary);
+        return jsonResponse(summary.accounts[account] ?? { total: 0, routes: {}, tokenExchanges: 0 });
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: p('/stats'),
+      target: () => {
+        target.stats.reset();
+        return jsonResponse(target.stats.summary());
+      },
+    },
+    {
+      method: 'GET',
       pattern: p('/groups'),
       target: ({ url }) =>
         jsonResponse({

@@ -262,7 +262,13 @@ export function buildMockApi(
     webhookFaults: { next: webhookFaults.next, clear: webhookFaults.clear, pending: webhookFaults.pending },
     groups: createGroupViews(context),
     state: store,
-    stats: { count: stats.count, routes: stats.routes, log: stats.log, reset: stats.reset },
+    stats: {
+      count: stats.count,
+      summary: stats.summary,
+      routes: stats.routes,
+      log: stats.log,
+      reset: stats.reset,
+    },
     reset() {
       store.clear();
       outbox.clear();

@@ -14,9 +14,14 @@ import type { ApplicantGroupRecord, ScreeningGroupRecord } from './store.js';
 export const DEFAULT_INCOME_MULTIPLIER = 2.5;
 
 // Creation times carry a sub-millisecond fraction, as the service's float timestamps do, drawn
-// from the seeded stream so output stays deterministic.
+// from the seeded stream so output stays deterministic. Within one millisecond they never go
+// back (a group created later is never stamped earlier, as on the service), so the list index
+// can bisect by creation time; only a clock set backwards breaks that order.
 function creationTime(context: MockContext): number {
-  return context.clock.now() + Math.floor(context.ids.next() * 1000) / 1000;
+  const now = context.clock.now();
+  const drawn = now + Math.floor(context.ids.next() * 1000) / 1000;
+  const last = context.store.lastCreatedAt;
+  return Math.floor(last) === Math.floor(now) && last > drawn ? last : drawn;
 }
 
 function invite(

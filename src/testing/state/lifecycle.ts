@@ -248,6 +248,7 @@ function apply(step: Step, member: MemberLocation, input: StepInput): void {
   const members = member.family === 'applicant_group' ? member.group.applicants : member.group.screenings;
   if (step === 'reopen') group.expiryStart = now;
   group.completedAt = groupStatus(members) === 'completed' ? now : null;
+  if (member.family === 'applicant_group') input.context.store.applicantGroupStatusChanged(member.group);
   if (member.family === 'applicant_group') transition.applicantGroup(member, input);
   else transition.screeningGroup(member, input);
 }

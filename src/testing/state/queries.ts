@@ -5,13 +5,27 @@
  * the one order that stays stable while creates continue, so walking pages during creates neither
  * skips nor repeats a group (new groups only ever land on the last page).
  */
+
 import type { FieldError } from '../server/responses.js';
+import { pageOfUnion } from './group-index.js';
 import {
   type ApplicantGroupRecord,
   groupStatus,
   type MockStore,
+  type Progress,
   type ScreeningGroupRecord,
 } from './store.js';
+
+/** The filters of an applicant-group list query, parsed. */
+interface GroupFilters {
+  after: number | undefined;
+  before: number | undefined;
+  search: string;
+  statuses: string[];
+  correlationId: string | null;
+}
+
+const PROGRESS: readonly Progress[] = ['not_started', 'in_progress', 'completed'];
 
 /** Page size of the screening-group list (docs/wire-contract.md §4.5, §8). */
 export const SCREENING_PAGE_SIZE = 25;
@@ -92,18 +106,62 @@ export function queryApplicantGroups(
     .filter((status) => status.length > 0);
   const correlationId = query.get('correlation_id');
 
-  const matching = store.applicantGroups.filter((group) => {
-    // The caller's account's groups only: another account's are never listed.
-    if (group.account !== account || !store.isListed(group.id)) return false;
-    const seconds = group.createdAt / 1000;
-    if (after !== undefined && !(seconds > after)) return false;
-    if (before !== undefined && !(seconds < before)) return false;
-    if (correlationId !== null && correlationId !== '' && group.correlationId !== correlationId) return false;
-    if (statuses.length > 0 && !statuses.includes(groupStatus(group.applicants))) return false;
-    if (search && !searchText(group).includes(search)) return false;
-    return true;
-  });
+  const filters: GroupFilters = { after, before, search, statuses, correlationId };
+  const offset = (page - 1) * pageSize;
+  const groups = store.applicantGroupsOf(account);
+  // The indexes answer unless a substring search, a list lag or a clock set backwards needs every
+  // group looked at (docs/mock-server.md, "Scale").
+  if (search === '' && groups.createdInOrder && !store.hasListLag())
+    return { ok: true, page: indexedPage(store, account, filters, offset, pageSize) };
+  const matching = groups.groups.filter((group) => store.isListed(group.id) && matches(group, filters));
   return { ok: true, page: paginate(matching, page, pageSize) };
+}
+
+function matches(group: ApplicantGroupRecord, filters: GroupFilters): boolean {
+  const { after, before, correlationId, statuses, search } = filters;
+  const seconds = group.createdAt / 1000;
+  if (after !== undefined && !(seconds > after)) return false;
+  if (before !== undefined && !(seconds < before)) return false;
+  if (correlationId !== null && correlationId !== '' && group.correlationId !== correlationId) return false;
+  if (statuses.length > 0 && !statuses.includes(groupStatus(group.applicants))) return false;
+  if (search && !searchText(group).includes(search)) return false;
+  return true;
+}
+
+// One page from the indexes: the creation-time filters bound a range of sequence numbers, the
+// correlation id or the statuses pick the lists within it.
+function indexedPage(
+  store: MockStore,
+  account: string,
+  filters: GroupFilters,
+  offset: number,
+  size: number,
+): PageResult<ApplicantGroupRecord> {
+  const groups = store.applicantGroupsOf(account);
+  const low = filters.after === undefined ? 0 : groups.firstCreatedAfter(filters.after);
+  const high = filters.before === undefined ? groups.groups.length : groups.firstCreatedFrom(filters.before);
+  let lists: (readonly number[])[];
+  if (filters.correlationId !== null && filters.correlationId !== '') {
+    // A correlation id names a few groups: the status filter looks at each.
+    const under = groups.underCorrelation(filters.correlationId);
+    lists = [
+      filters.statuses.length === 0
+        ? under
+        : under.filter((sequence) =>
+            filters.statuses.includes(groupStatus(groups.groups[sequence]!.applicants)),
+          ),
+    ];
+  } else if (filters.statuses.length > 0) {
+    lists = PROGRESS.filter((status) => filters.statuses.includes(status)).map((status) =>
+      groups.withStatus(status),
+    );
+  } else {
+    const total = Math.max(0, high - low);
+    const from = Math.min(high, low + offset);
+    return { items: groups.groups.slice(from, Math.min(high, from + size)), totalCount: total };
+  }
+  const { sequences, total } = pageOfUnion(lists, low, Math.max(low, high), offset, size);
+  return { items: sequences.map((sequence) => groups.groups[sequence]!), totalCount: total };
 }
 
 /** GET /api/v1/screening_groups: `page` only, 25 a page. */
@@ -115,8 +173,14 @@ export function queryScreeningGroups(
   const fields: FieldError[] = [];
   const page = parsePage(query, fields);
   if (fields.length > 0) return { ok: false, fields };
-  const listed = store.screeningGroups.filter(
-    (group) => group.account === account && store.isListed(group.id),
-  );
+  const groups = store.screeningGroupsOf(account);
+  if (!store.hasListLag()) {
+    const from = Math.min(groups.length, (page - 1) * SCREENING_PAGE_SIZE);
+    return {
+      ok: true,
+      page: { items: groups.slice(from, from + SCREENING_PAGE_SIZE), totalCount: groups.length },
+    };
+  }
+  const listed = groups.filter((group) => store.isListed(group.id));
   return { ok: true, page: paginate(listed, page, SCREENING_PAGE_SIZE) };
 }

@@ -6,6 +6,7 @@
 
 import type { IncomeReportData } from 'applicant-verification';
 import { COMPLETION_REASONS } from 'applicant-verification/schemas';
+import { AccountGroups } from './group-index.js';
 
 /** Outcomes of a completed screening or verification (docs/wire-contract.md §2.7), shared with the SDK's schemas. */
 export { COMPLETION_REASONS };
@@ -245,7 +246,13 @@ export type MemberLocation =
   | { family: 'applicant_group'; group: ApplicantGroupRecord; applicant: ApplicantRecord }
   | { family: 'screening_group'; group: ScreeningGroupRecord; screening: ScreeningRecord };
 
-/** The records of one mock, in creation order, with lookups by id. */
+/** An account's applicant groups, indexed for list queries. */
+export type IndexedApplicantGroups = AccountGroups<ApplicantGroupRecord, Progress>;
+
+// The index of an account with no applicant groups: never added to.
+const EMPTY_ACCOUNT: IndexedApplicantGroups = new AccountGroups();
+
+/** The records of one mock, in creation order, with lookups by id and the indexes list queries use. */
 export class MockStore {
   /** Applicant groups, oldest first. */
   readonly applicantGroups: ApplicantGroupRecord[] = [];
@@ -253,10 +260,16 @@ export class MockStore {
   readonly screeningGroups: ScreeningGroupRecord[] = [];
   /** Reports, oldest first. */
   readonly reports: ReportRecord[] = [];
+  /** Creation time of the group created last (either family); `-Infinity` before the first. */
+  lastCreatedAt = Number.NEGATIVE_INFINITY;
   readonly #applicantGroupsById = new Map<string, ApplicantGroupRecord>();
   readonly #screeningGroupsById = new Map<string, ScreeningGroupRecord>();
   readonly #reportsById = new Map<string, ReportRecord>();
   readonly #members = new Map<string, MemberLocation>();
+  // Per account: its applicant groups indexed for list queries, its screening groups in order.
+  readonly #applicantGroupsOf = new Map<string, IndexedApplicantGroups>();
+  readonly #screeningGroupsOf = new Map<string, ScreeningGroupRecord[]>();
+  readonly #reportsOf = new Map<string, ReportRecord[]>();
   // Instants before which a group stays out of list answers, each on the clock its list-lag fault
   // chose: real time by default (an index that lags behind writes is a wall-clock matter), or the
   // mock clock, so a test ends the lag with `clock.advance()` however slow the machine is.
@@ -265,6 +278,18 @@ export class MockStore {
   /** Keeps a group out of list answers for `ms` from now on the clock `now` (the list-lag fault). */
   hideFromLists(groupId: string, ms: number, now: () => number): void {
     this.#listedFrom.set(groupId, { from: now() + ms, now });
+  }
+
+  /**
+   * Whether some group may be out of list answers now (a list lag that has not ended): list
+   * queries then check every group with {@link isListed} instead of answering from the indexes.
+   */
+  hasListLag(): boolean {
+    for (const [groupId, lag] of this.#listedFrom) {
+      if (lag.now() < lag.from) return true;
+      this.#listedFrom.delete(groupId);
+    }
+    return false;
   }
 
   /** Whether list queries show this group now (false while a list lag lasts). */
@@ -286,12 +311,23 @@ export class MockStore {
     this.#reportsById.clear();
     this.#members.clear();
     this.#listedFrom.clear();
+    this.#applicantGroupsOf.clear();
+    this.#screeningGroupsOf.clear();
+    this.#reportsOf.clear();
+    this.lastCreatedAt = Number.NEGATIVE_INFINITY;
   }
 
   /** Stores a new applicant group and indexes its applicants. */
   addApplicantGroup(group: ApplicantGroupRecord): void {
     this.applicantGroups.push(group);
+    this.lastCreatedAt = group.createdAt;
     this.#applicantGroupsById.set(group.id, group);
+    let ofAccount = this.#applicantGroupsOf.get(group.account);
+    if (ofAccount === undefined) {
+      ofAccount = new AccountGroups();
+      this.#applicantGroupsOf.set(group.account, ofAccount);
+    }
+    ofAccount.add(group, groupStatus(group.applicants));
     for (const applicant of group.applicants) {
       this.#members.set(applicant.id, { family: 'applicant_group', group, applicant });
     }
@@ -300,7 +336,11 @@ export class MockStore {
   /** Stores a new screening group and indexes its screenings. */
   addScreeningGroup(group: ScreeningGroupRecord): void {
     this.screeningGroups.push(group);
+    this.lastCreatedAt = group.createdAt;
     this.#screeningGroupsById.set(group.id, group);
+    const ofAccount = this.#screeningGroupsOf.get(group.account);
+    if (ofAccount === undefined) this.#screeningGroupsOf.set(group.account, [group]);
+    else ofAccount.push(group);
     for (const screening of group.screenings) {
       this.#members.set(screening.id, { family: 'screening_group', group, screening });
     }
@@ -310,6 +350,24 @@ export class MockStore {
   addReport(report: ReportRecord): void {
     this.reports.push(report);
     this.#reportsById.set(report.id, report);
+    const ofGroup = this.#reportsOf.get(report.applicantGroupId);
+    if (ofGroup === undefined) this.#reportsOf.set(report.applicantGroupId, [report]);
+    else ofGroup.push(report);
+  }
+
+  /** The applicant groups of `account`, indexed for list queries (empty when it has none). */
+  applicantGroupsOf(account: string): IndexedApplicantGroups {
+    return this.#applicantGroupsOf.get(account) ?? EMPTY_ACCOUNT;
+  }
+
+  /** The screening groups of `account`, oldest first. */
+  screeningGroupsOf(account: string): readonly ScreeningGroupRecord[] {
+    return this.#screeningGroupsOf.get(account) ?? [];
+  }
+
+  /** Keeps the status index of an applicant group current after one of its applicants moved. */
+  applicantGroupStatusChanged(group: ApplicantGroupRecord): void {
+    this.#applicantGroupsOf.get(group.account)?.statusChanged(group, groupStatus(group.applicants));
   }
 
   /** The applicant group with this id. */
@@ -334,6 +392,6 @@ export class MockStore {
 
   /** Reports of one applicant group, oldest first. */
   reportsOf(applicantGroupId: string): ReportRecord[] {
-    return this.reports.filter((report) => report.applicantGroupId === applicantGroupId);
+    return [...(this.#reportsOf.get(applicantGroupId) ?? [])];
   }
 }

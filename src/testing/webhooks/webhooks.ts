@@ -7,6 +7,7 @@
  * Sent with undici's `request` on a private Agent: real network traffic even when msw
  * intercepts `fetch` in the same process, so a test's receiver sees what a server would.
  */
+import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type KnownWebhookEvent,
@@ -115,6 +116,9 @@ export function createWebhookDeliverer(
   const held = new Map<string, { event: MockWebhookEvent; account: string; fault: WebhookFault }[]>();
   const chains = new Map<string, Promise<void>>();
   const stop = new AbortController();
+  // Every delivery in flight listens to this one signal (a platform's receivers, one chain each):
+  // past ten, Node would warn of a listener leak that is none.
+  setMaxListeners(0, stop.signal);
   let agent: Agent | undefined;
   let inFlight = 0;
   let lastId = 0;

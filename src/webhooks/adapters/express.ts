@@ -17,6 +17,11 @@ import { DEFAULT_WEBHOOK_MAX_BODY_BYTES } from './web.js';
 export interface ExpressWebhookRequest extends IncomingMessage {
   /** Set by a body parser: a Buffer from `express.raw()`, a string from `express.text()`. */
   body?: unknown;
+  /**
+   * The route's parameters, as Express sets them (`/webhooks/:landlord` gives `params.landlord`):
+   * what a `secret` function reads to find the account a delivery was posted for.
+   */
+  params?: Record<string, string>;
 }
 
 /** Express's `next`: called with the error `onEvent` threw, so Express's error handling answers. */

@@ -16,6 +16,7 @@ import { access, readFile } from 'node:fs/promises';
 import { dirname, parse as parsePath, resolve } from 'node:path';
 import { ConfigurationError, type VerificationClient } from 'applicant-verification';
 import {
+  type ColumnSpec,
   HOUSEHOLD_COLUMNS,
   type Household,
   type ParsedHouseholds,
@@ -50,11 +51,12 @@ import { type BatchOutcome, conflictLine, runBatch } from './run-batch.js';
 
 const HEADER_LINE = HOUSEHOLD_COLUMNS.map((column) => column.name).join(',');
 
+// A column the header may lack but whose blank is an error without its option reads "required*".
 function columnsHelp(): string {
-  return HOUSEHOLD_COLUMNS.map(
-    (column) =>
-      `  ${column.name.padEnd(19)}${(column.required ? 'required' : 'optional').padEnd(9)}${column.level.padEnd(10)}${column.description}`,
-  ).join('\n');
+  return HOUSEHOLD_COLUMNS.map((column: ColumnSpec) => {
+    const label = column.required ? 'required' : column.requiredUnless ? 'required*' : 'optional';
+    return `  ${column.name.padEnd(19)}${label.padEnd(10)}${column.level.padEnd(10)}${column.description}`;
+  }).join('\n');
 }
 
 /** Help of `groups create`. */
@@ -77,6 +79,9 @@ Options:
   --default-country CC   country of phone numbers written without "+" and a country code
                          (ISO code, e.g. US: "(415) 555-0123" becomes +14155550123); without
                          it such numbers are refused, never guessed
+  --pad-zip-codes        read a ZIP code of 3 or 4 digits (2134: a spreadsheet dropped the
+                         leading zero) as 5 digits (02134), saying so for each; without it such
+                         a ZIP is a problem naming the likely fix
   --batch-id NAME        part of every correlation id: a new name starts a new round for
                          the same households (default: none)
   --grace SECONDS        how long a create sent by a killed run may take to show up before it
@@ -97,8 +102,10 @@ second run of the same account on the same file exits with code 4). Two accounts
 
 The gate: every household is created through one lease per (client id, correlation id), which
 every run using the same state directory (or Redis) takes, whatever folder its file is in, as
-do scripts whose client has coordination: new FileCoordination('DIR/coordination') and the
-same client id. A run that finds a household created meanwhile counts it as already existing.
+do scripts whose client has coordination: commandLineCoordination() (the same folder, resolved
+by the same function) and the same client id. A run that finds a household created meanwhile
+counts it as already existing, and warns when the gate had no record of it (a writer off the
+gate) or when a household has more than one group (created twice).
 
 Correlation ids: "cli-" + 16 hex digits of SHA-256 over --batch-id, household_key, the
 applicants' emails (lower-cased, sorted) and monthly_rent, the same as parseHouseholds gives
@@ -107,6 +114,7 @@ the id it had before an edit) whose emails or rent differ is a conflict.
 
 CSV columns (header names are case-insensitive; unknown columns are ignored with a warning):
 ${columnsHelp()}
+  * the column may be left out, or a cell blank, only with --decision-maker NAME
 
 Rows with the same household_key form one group (one row per applicant). Household columns
 may be left blank on a household's later rows; if repeated they must agree (text ignoring
@@ -118,7 +126,8 @@ ${HEADER_LINE}
 
 Exit codes: 0 every household created or already there; 1 bad rows, or some households failed
 or are unresolved (rerun); 2 usage; 3 conflicts; 4 another run holds the lock;
-5 authentication failed; 130/143 stopped by SIGINT/SIGTERM.
+5 authentication failed; 6 local state cannot be trusted (a damaged journal line: the message
+names the file, the line and the repair; nothing was sent); 130/143 stopped by SIGINT/SIGTERM.
 
 ${COMMON_HELP}`;
 
@@ -131,6 +140,7 @@ const OPTIONS = {
   'api-rent-unit': { type: 'string' },
   'decision-maker': { type: 'string' },
   'default-country': { type: 'string' },
+  'pad-zip-codes': { type: 'boolean' },
   'batch-id': { type: 'string' },
   grace: { type: 'string' },
   log: { type: 'string' },
@@ -272,7 +282,13 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
     decisionMaker: values['decision-maker'],
     defaultCountry: values['default-country'],
     invitations: !values['no-invitations'],
+    padZipCodes: values['pad-zip-codes'] ?? false,
   });
+  for (const fix of plan.fixes) {
+    reporter.note(
+      `${shown}: line ${fix.line}, column ${fix.column}: "${safeCell(fix.from)}" read as "${fix.to}" (--pad-zip-codes)`,
+    );
+  }
   const usage = [
     ...(settings === undefined || dryRun ? [] : [settings]),
     ...headerProblems(plan, shown, values['decision-maker'] !== undefined),
@@ -360,11 +376,22 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   try {
     const lock = await BatchLock.acquire(lockPath, (message) => reporter.error(message));
     try {
-      // The account's own journal has the last word over the shared one of earlier versions.
-      const previous = new Map([
-        ...(await readJournal(files.sharedJournal)),
-        ...(await readJournal(journalPath)),
-      ]);
+      // The account's own journal has the last word over the shared one of earlier versions. A
+      // damaged line stops the run here, before any lookup or create (JournalDamagedError).
+      const shared = await readJournal(files.sharedJournal);
+      const own = await readJournal(journalPath);
+      for (const [path, read] of [
+        [files.sharedJournal, shared],
+        [journalPath, own],
+      ] as const) {
+        if (read.tornLine === undefined) continue;
+        reporter.note(
+          `note: ${displayPath(io.cwd, path)}: line ${read.tornLine} was cut off (a run was killed while writing it); ignored: the create it announced was never sent`,
+        );
+      }
+      // Only the account's own journal is written: the shared one says its torn line each run.
+      await Journal.acknowledgeTorn(journalPath, own);
+      const previous = new Map([...shared.states, ...own.states]);
       outcome = await runBatch(client, households, {
         concurrency,
         graceMs: Math.round(graceSeconds * 1000),
@@ -426,6 +453,17 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   if (outcome.foundAtCreate > 0) {
     reporter.note(
       `${outcome.foundAtCreate} household(s) were created by another run or script while this run worked (same gate: ${gate.where}); they were found, not created again.`,
+    );
+  }
+  if (outcome.foundOffGate.length > 0) {
+    const keys = outcome.foundOffGate.slice(0, 5).map(safeCell).join(', ');
+    reporter.error(
+      `warning: ${outcome.foundOffGate.length} household(s) (${keys}${outcome.foundOffGate.length > 5 ? ', ...' : ''}) were created while this run worked by a writer NOT on its gate (${gate.where} had no record of them): they were found, not created again, but two writers on different gates can both create a household when they send at the same moment. Give scripts commandLineCoordination() (or the same --state-dir / VERIFICATION_STATE_DIR) and the same client id.`,
+    );
+  }
+  for (const { household, groups } of outcome.twice) {
+    reporter.error(
+      `warning: ${shown}: line ${household.line} (household ${safeCell(household.key)}): ${groups.length} groups under its correlation id ${household.correlationId} (${groups.map((group) => group.id).join(', ')}): it was created, and its applicants invited, more than once, by writers that did not share a gate`,
     );
   }
   for (const { household, conflict } of conflicts)

@@ -6,8 +6,17 @@
  * runs are never rewritten: each run appends after a `run` line of its own.
  *
  * Only ids, keys and times are journaled: applicants' emails stay in the CSV.
+ *
+ * Each line ends with its own checksum (`"sum"`: 16 hex digits of SHA-256 over the line's text
+ * before it), so a line changed or cut after it was written is found on its own. The journal is
+ * what tells an edited household from a new one and which creates may still be in flight: a
+ * damaged line stops the run before any create ({@link JournalDamagedError}), never read as an
+ * empty journal. A torn last line is what a kill mid-write leaves: it is tolerated, said once, and
+ * the next run that appends acknowledges it with a `torn` line, so it is never mistaken for damage.
  */
+import { createHash } from 'node:crypto';
 import { type FileHandle, open, readFile } from 'node:fs/promises';
+import { StateError } from '../../errors.js';
 
 /** How a create ended, as journaled. */
 export type JournalOutcome =
@@ -21,6 +30,8 @@ export type JournalOutcome =
 /** One line of the journal. */
 export type JournalEntry =
   | { type: 'run'; at: string; pid: number; csv: string; batch_id: string }
+  /** Line `line` was torn by a kill mid-write; acknowledged by the next run that appended. */
+  | { type: 'torn'; at: string; line: number }
   | {
       type: 'sending';
       at: string;
@@ -59,6 +70,7 @@ export function isUnsettled(state: JournalState): boolean {
 function isEntry(value: unknown): value is JournalEntry {
   if (typeof value !== 'object' || value === null || !('type' in value)) return false;
   if (value.type === 'run') return true;
+  if (value.type === 'torn') return 'line' in value && typeof value.line === 'number';
   return (
     (value.type === 'sending' || value.type === 'settled') &&
     'correlation_id' in value &&
@@ -70,29 +82,103 @@ function isEntry(value: unknown): value is JournalEntry {
   );
 }
 
+/** The checksum of a line's text: 16 hex digits of SHA-256. */
+function checksum(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+const SUMMED = /^(\{.*),"sum":"([0-9a-f]{16})"\}$/;
+
+/** A line as written: the entry's JSON with its checksum as the last field. */
+export function journalLine(entry: JournalEntry): string {
+  const json = JSON.stringify(entry);
+  return `${json.slice(0, -1)},"sum":"${checksum(json)}"}`;
+}
+
+/** Why a line cannot be trusted, or the entry it holds. */
+function readLine(line: string): { entry: JournalEntry } | { damage: string } {
+  const summed = SUMMED.exec(line);
+  // Lines without a checksum are those of earlier versions: trusted when they parse as an entry.
+  const json = summed ? `${summed[1]}}` : line;
+  if (summed && checksum(json) !== summed[2]) {
+    return {
+      damage: 'its checksum does not match its text (it was changed or garbled after it was written)',
+    };
+  }
+  let entry: unknown;
+  try {
+    entry = JSON.parse(json);
+  } catch {
+    return { damage: 'it is not a complete JSON line (cut off or garbled)' };
+  }
+  return isEntry(entry) ? { entry } : { damage: 'it is not a journal entry' };
+}
+
+/** What reading a journal gave: each correlation id's last state, and a torn last line if any. */
+export interface JournalRead {
+  states: Map<string, JournalState>;
+  /** The 1-based number of a torn last line not yet acknowledged (a kill mid-write), if any. */
+  tornLine: number | undefined;
+  /** Whether the file ends without a line break (a torn line: the next append starts a new line). */
+  unterminated: boolean;
+}
+
 /**
- * Reads a journal into the last state of each correlation id. A missing file is an empty journal;
- * a torn last line (the process died mid-write, before its fsync) is ignored: the create it
- * announced was not sent yet.
+ * A journal line that cannot be trusted: the run stops before any create, naming the file, the
+ * line and the repair (exit code 6).
  */
-export async function readJournal(path: string): Promise<Map<string, JournalState>> {
+export class JournalDamagedError extends StateError {
+  override name = 'JournalDamagedError';
+  /** The journal's path. */
+  readonly path: string;
+  /** The 1-based number of the damaged line. */
+  readonly line: number;
+
+  constructor(path: string, line: number, why: string, text: string) {
+    const shown = JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text);
+    const household = /"household_key":"((?:[^"\\]|\\.)*)"/.exec(text)?.[1];
+    super(
+      `the journal ${path} is damaged at line ${line}: ${why}: ${shown}. ` +
+        'The journal tells an edited household from a new one and which creates may still be in flight, so nothing was sent. ' +
+        `Repair: restore the file from a backup, or correct line ${line} by hand; if it cannot be recovered, delete line ${line} and run again ` +
+        `(what it recorded is lost${household === undefined ? '' : `: it was about household "${household}"`}; an edit of that household made since will not be caught as a conflict).`,
+    );
+    this.path = path;
+    this.line = line;
+  }
+}
+
+/**
+ * Reads a journal into the last state of each correlation id. A missing file is an empty journal.
+ * A torn last line (the process died mid-write, before its fsync) is ignored and reported in
+ * `tornLine`: the create it announced was not sent yet. Any other line that cannot be trusted
+ * throws {@link JournalDamagedError}: the run must not start as if the journal were empty.
+ */
+export async function readJournal(path: string): Promise<JournalRead> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') return new Map();
+    if (error instanceof Error && 'code' in error && error.code === 'ENOENT') {
+      return { states: new Map(), tornLine: undefined, unterminated: false };
+    }
     throw error;
   }
   const states = new Map<string, JournalState>();
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
-    let entry: unknown;
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      continue;
+  const lines = text.split('\n');
+  const lastLine = lines.findLastIndex((line) => line.trim() !== '') + 1;
+  const damaged: Array<{ line: number; why: string; text: string }> = [];
+  const acknowledged = new Set<number>();
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    const read = readLine(line);
+    if ('damage' in read) {
+      damaged.push({ line: index + 1, why: read.damage, text: line });
+      return;
     }
-    if (!isEntry(entry) || entry.type === 'run') continue;
+    const { entry } = read;
+    if (entry.type === 'torn') acknowledged.add(entry.line);
+    if (entry.type === 'run' || entry.type === 'torn') return;
     const previous = states.get(entry.correlation_id);
     if (entry.type === 'sending') {
       states.set(entry.correlation_id, {
@@ -113,8 +199,18 @@ export async function readJournal(path: string): Promise<Map<string, JournalStat
         groupId: entry.group_id,
       });
     }
+  });
+  let tornLine: number | undefined;
+  for (const damage of damaged) {
+    if (acknowledged.has(damage.line)) continue;
+    // Only a line that nothing follows can be a write a kill cut short.
+    if (damage.line === lastLine && !damage.why.startsWith('its checksum')) {
+      tornLine = damage.line;
+      continue;
+    }
+    throw new JournalDamagedError(path, damage.line, damage.why, damage.text);
   }
-  return states;
+  return { states, tornLine, unterminated: text !== '' && !text.endsWith('\n') };
 }
 
 /** An open journal; appends are serialised and each is on disk before its promise resolves. */
@@ -131,16 +227,35 @@ export class Journal {
     return new Journal(await open(path, 'a', 0o600));
   }
 
-  /** Appends `entry` and waits until it is flushed to disk. */
-  append(entry: JournalEntry): Promise<void> {
-    const line = `${JSON.stringify(entry)}\n`;
+  /**
+   * Ends a torn last line that {@link readJournal} found and appends a `torn` line acknowledging
+   * it, so that the next line appended is not glued to it and later runs do not report it again.
+   * Call under the batch's lock.
+   */
+  static async acknowledgeTorn(path: string, read: JournalRead): Promise<void> {
+    if (read.tornLine === undefined) return;
+    const journal = await Journal.open(path);
+    try {
+      if (read.unterminated) await journal.#write('\n');
+      await journal.append({ type: 'torn', at: new Date().toISOString(), line: read.tornLine });
+    } finally {
+      await journal.close();
+    }
+  }
+
+  #write(text: string): Promise<void> {
     const next = this.#tail.then(async () => {
-      await this.#handle.write(line);
+      await this.#handle.write(text);
       await this.#handle.datasync();
     });
     // A failed write fails its own caller; the chain goes on for the others.
     this.#tail = next.catch(() => {});
     return next;
+  }
+
+  /** Appends `entry` (with its checksum) and waits until it is flushed to disk. */
+  append(entry: JournalEntry): Promise<void> {
+    return this.#write(`${journalLine(entry)}\n`);
   }
 
   /** Waits for pending appends and closes the file. */

@@ -68,10 +68,18 @@ export interface BatchOutcome {
   /** The conflicts, for the terminal (their text in `results` keeps the emails). */
   conflicts: { household: Household; conflict: Conflict }[];
   /**
-   * Households missing when this run looked, found under the gate when it came to create them:
-   * another run or a script created them meanwhile (counted as already existing).
+   * Households missing when this run looked, found when it came to create them, that the gate had
+   * recorded: another run or a script on the same gate created them meanwhile (counted as already
+   * existing).
    */
   foundAtCreate: number;
+  /**
+   * Households missing when this run looked, found when it came to create them, that the gate had
+   * no record of: a writer that does not share this run's gate created them meanwhile.
+   */
+  foundOffGate: string[];
+  /** Households with more than one group under their correlation id: created (and invited) twice. */
+  twice: { household: Household; groups: ApplicantGroup[] }[];
 }
 
 type Resolution =
@@ -113,7 +121,7 @@ function failedResult(household: Household, error: unknown, context = ''): House
       `the create may have reached the server and its group has not appeared; it was not resent. A rerun looks it up (correlation id ${household.correlationId}): ${describeError(error)}`,
     );
   }
-  return resultOf(household, 'failed', '', `${context}${describeRowError(error)}`);
+  return resultOf(household, 'failed', '', `${context}${describeRowError(error, household.body)}`);
 }
 
 // The server answered and refused, or the request never left: no group can exist.
@@ -142,12 +150,21 @@ export async function runBatch(
   };
   const conflicts: BatchOutcome['conflicts'] = [];
   let foundAtCreate = 0;
+  const foundOffGate: string[] = [];
   const conflictRow = (household: Household, conflict: Conflict): HouseholdResult => {
     conflicts.push({ household, conflict });
     return resultOf(household, 'conflict', conflict.groupId, describeConflict(conflict));
   };
 
-  const find = (id: string) => client.applicantGroups.findByCorrelationId(id, request);
+  // Every group the API lists under the id (one request, as findByCorrelationId makes): more than
+  // one is a household created twice, by writers that did not share a gate.
+  const duplicates = new Map<string, ApplicantGroup[]>();
+  const find = async (id: string): Promise<ApplicantGroup | undefined> => {
+    const page = await client.applicantGroups.list({ correlation_id: id }, request);
+    const groups = page.items.filter((group) => group.correlation_id === id);
+    if (groups.length > 1) duplicates.set(id, groups);
+    return groups[0];
+  };
   // The command's own polls keep the time the SDK keeps: `io.clock` when a test passes one.
   const now = () => io.clock?.now() ?? Date.now();
   const pause = (ms: number) =>
@@ -259,8 +276,9 @@ export async function runBatch(
               return once;
             })
             .then(
-              ({ group, created }) => {
-                if (!created) foundAtCreate++;
+              ({ group, created, via }) => {
+                if (!created && via === 'lookup') foundOffGate.push(household.key);
+                else if (!created) foundAtCreate++;
                 const row = resultOf(household, created ? 'created' : 'skipped_existing', group.id);
                 settledRows.set(household, row);
                 emit(row);
@@ -296,7 +314,11 @@ export async function runBatch(
     } else {
       for (const household of missing) emit(resultOf(household, 'not_attempted'));
     }
-    return { results, fatalError: stop.fatalError, conflicts, foundAtCreate };
+    const twice = households.flatMap((household) => {
+      const groups = duplicates.get(household.correlationId);
+      return groups ? [{ household, groups }] : [];
+    });
+    return { results, fatalError: stop.fatalError, conflicts, foundAtCreate, foundOffGate, twice };
   } finally {
     flight.dispose();
   }

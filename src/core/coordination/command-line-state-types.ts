@@ -1,0 +1,24 @@
+/**
+ * The shapes of the command line's state folder as `commandLineStateDir` gives it: on their own,
+ * so the edge entry's stand-ins can name them without reaching the Node-only resolver.
+ */
+
+/** Options of {@link commandLineStateDir} and {@link commandLineCoordination}. */
+export interface CommandLineStateOptions {
+  /** The command line's `--state-dir DIR`, when its runs are given one: it wins over the environment. */
+  stateDir?: string | undefined;
+  /** The environment to read (default `process.env`): `VERIFICATION_STATE_DIR`, `XDG_STATE_HOME`, `HOME`. */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** What a relative `stateDir` or `VERIFICATION_STATE_DIR` is resolved against (default `process.cwd()`). */
+  cwd?: string | undefined;
+}
+
+/** The command line's state folder, and what chose it. */
+export interface CommandLineStateDir {
+  /** The state folder (absolute). */
+  path: string;
+  /** The create gate inside it: the folder of the command line's `FileCoordination`. */
+  coordinationPath: string;
+  /** What chose it: `--state-dir`, `VERIFICATION_STATE_DIR`, `XDG_STATE_HOME` or `the default state directory`. */
+  setBy: string;
+}

@@ -1,0 +1,187 @@
+/**
+ * One process of the chaos suite (`npm run test:chaos`): a client on `RedisCoordination` (the
+ * Redis named in CHAOS, JSON: {@link ChaosWorkerConfig}) runs `createOnce` for each of its
+ * households, in one or more waves (a job run again), and prints one JSON line: how each call
+ * settled, the reports of possible duplicates it made, its warnings, and the waits its clock was
+ * asked for. It can stop itself (SIGSTOP) at a named point of one household's create; the test
+ * resumes it (SIGCONT). Its wall clock may run ahead or behind (skew-clock.ts).
+ */
+import { Redis } from 'ioredis';
+import type { CreateLease, CreateOutcome } from '../../src/core/coordination/coordination.js';
+import { mapSettled } from '../../src/core/results/batch.js';
+import { VerificationClient } from '../../src/index.js';
+import { RedisCoordination } from '../../src/redis/index.js';
+import { groupCreateBody } from '../support/bodies.js';
+import { skewClock } from './skew-clock.js';
+
+/** Where a worker stops itself: after the lookup (before any write that precedes the POST), or after `unresolved` was recorded. */
+export type PausePoint = 'after-lookup' | 'after-unresolved';
+
+/** What the test hands a worker. */
+export interface ChaosWorkerConfig {
+  redisPort: number;
+  /** The correlation ids (households) this process creates. */
+  households: string[];
+  /** How many times the whole list is run (a job run again). */
+  waves: number;
+  concurrency: number;
+  /** Start at this epoch ms (real clock), so the processes start together. */
+  startAt: number;
+  /** Client options: per-attempt timeout, deadline, grace window (ms). */
+  timeoutMs: number;
+  deadlineMs: number;
+  graceMs: number;
+  /** Stop at `point` of `household`'s create, once across the fleet (a Redis key `claim` decides who). */
+  pause?: { household: string; point: PausePoint; claim: string } | undefined;
+}
+
+/** One call's end, as printed. */
+export interface ChaosCallResult {
+  household: string;
+  wave: number;
+  groupId?: string | undefined;
+  created?: boolean | undefined;
+  /** The possible duplicates the call reported (see docs/fault-model.md). */
+  reports: unknown[];
+  error?: { name: string; message: string } | undefined;
+  startedAt: number;
+  settledAt: number;
+}
+
+/** What a worker prints. */
+export interface ChaosWorkerReport {
+  pid: number;
+  results: ChaosCallResult[];
+  /** Warnings the SDK logged, with when (this process's clock). */
+  warnings: Array<{ at: number; message: string }>;
+  /** Each wait the SDK asked the clock for. */
+  waits: Array<{ at: number; ms: number }>;
+}
+
+const config = JSON.parse(process.env.CHAOS ?? '') as ChaosWorkerConfig;
+const skew = skewClock();
+
+const waits: ChaosWorkerReport['waits'] = [];
+const clock = {
+  now: (): number => Date.now(),
+  sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
+    waits.push({ at: Date.now(), ms });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, Math.max(0, ms));
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      });
+    });
+  },
+};
+
+const redis = new Redis({
+  host: '127.0.0.1',
+  port: config.redisPort,
+  commandTimeout: 2_000,
+  maxRetriesPerRequest: 1,
+});
+redis.on('error', () => {});
+
+let paused = false;
+
+/** Stops this process (SIGSTOP) if it is the first in the fleet to reach the pause point. */
+async function maybePause(correlationId: string, point: PausePoint): Promise<void> {
+  const pause = config.pause;
+  if (paused || !pause || pause.household !== correlationId || pause.point !== point) return;
+  paused = true;
+  const first = await redis.set(pause.claim, String(process.pid), 'NX');
+  if (first === 'OK') process.kill(process.pid, 'SIGSTOP');
+}
+
+/** The Redis coordination, stopping this process at the configured point. */
+class PausingCoordination extends RedisCoordination {
+  override async recordCreateOutcome(lease: CreateLease, outcome: CreateOutcome): Promise<boolean> {
+    if (outcome.state === 'unresolved') await maybePause(lease.correlationId, 'after-lookup');
+    const recorded = await super.recordCreateOutcome(lease, outcome);
+    if (outcome.state === 'unresolved' && recorded) await maybePause(lease.correlationId, 'after-unresolved');
+    return recorded;
+  }
+}
+
+/** Pauses at 'after-lookup' on the first write after the lookup, whichever method makes it. */
+const proto = RedisCoordination.prototype as unknown as Record<string, unknown>;
+const renew = proto.renewCreateLease;
+if (typeof renew === 'function') {
+  Object.defineProperty(PausingCoordination.prototype, 'renewCreateLease', {
+    value: async function (this: RedisCoordination, lease: CreateLease, ...rest: unknown[]) {
+      await maybePause(lease.correlationId, 'after-lookup');
+      return renew.call(this, lease, ...rest);
+    },
+  });
+}
+
+const warnings: ChaosWorkerReport['warnings'] = [];
+const record = (message: string) => {
+  if (process.env.CHAOS_DEBUG) process.stderr.write(`${message}\n`);
+  warnings.push({ at: Date.now(), message });
+};
+const coordination = new PausingCoordination(redis, { commandTimeoutMs: 1_000 });
+const client = new VerificationClient({
+  coordination,
+  clock,
+  timeout: config.timeoutMs,
+  deadline: config.deadlineMs,
+  createGraceWindow: config.graceMs,
+  logLevel: 'warn',
+  logger: { debug: () => {}, info: () => {}, warn: record, error: record },
+});
+
+/** The reports of possible duplicates a result carries, whatever the SDK version names them. */
+function reportsOf(value: unknown): unknown[] {
+  if (value === null || typeof value !== 'object') return [];
+  const reports = (value as { duplicates?: unknown }).duplicates;
+  return Array.isArray(reports) ? reports : [];
+}
+
+try {
+  const results: ChaosCallResult[] = [];
+  // The start is on the real clock: the test's, not this process's skewed one.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, config.startAt + skew - Date.now())));
+  for (let wave = 0; wave < config.waves; wave++) {
+    const settled = await mapSettled(
+      config.households,
+      async (household): Promise<ChaosCallResult> => {
+        const startedAt = Date.now();
+        try {
+          const result = await client.applicantGroups.createOnce(
+            groupCreateBody(`${household}@example.com`, household),
+          );
+          return {
+            household,
+            wave,
+            groupId: result.group.id,
+            created: result.created,
+            reports: reportsOf(result),
+            startedAt,
+            settledAt: Date.now(),
+          };
+        } catch (error) {
+          const { name, message } = error instanceof Error ? error : new Error('unknown');
+          return {
+            household,
+            wave,
+            reports: reportsOf(error),
+            error: { name, message },
+            startedAt,
+            settledAt: Date.now(),
+          };
+        }
+      },
+      { concurrency: config.concurrency },
+    );
+    for (const entry of settled) if (entry.ok) results.push(entry.value);
+  }
+  const report: ChaosWorkerReport = { pid: process.pid, results, warnings, waits };
+  console.log(JSON.stringify(report));
+} finally {
+  await client.close();
+  coordination.close();
+  redis.disconnect();
+}

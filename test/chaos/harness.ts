@@ -1,0 +1,177 @@
+/**
+ * The chaos suite's side of its processes: starts chaos workers (bundled once, test/support/bundle.ts)
+ * against one mock and one real redis-server, stops and resumes them (SIGSTOP/SIGCONT), and sums up
+ * a run the way an operator would read it: households, groups, duplicates, duplicates reported,
+ * the longest call, and every call longer than a lease without a line saying what it waited for.
+ */
+import { type ChildProcess, execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { MockServer } from '../../src/testing/index.js';
+import { expose } from '../support/exposure.js';
+import type { ChaosCallResult, ChaosWorkerConfig, ChaosWorkerReport } from './chaos-worker.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A worker started by {@link startWorker}: its process and the report it prints at the end. */
+export interface RunningWorker {
+  readonly child: ChildProcess;
+  readonly report: Promise<ChaosWorkerReport>;
+}
+
+/** Starts one chaos worker; `clockOffsetMs` moves its wall clock (skew-clock.ts). */
+export function startWorker(
+  bundle: string,
+  mock: MockServer,
+  config: ChaosWorkerConfig,
+  clockOffsetMs = 0,
+): RunningWorker {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    VERIFICATION_BASE_URL: mock.url,
+    VERIFICATION_CLIENT_ID: mock.clientId,
+    VERIFICATION_SECRET_KEY: mock.secretKey,
+    CHAOS: JSON.stringify(config),
+    CHAOS_CLOCK_OFFSET_MS: String(clockOffsetMs),
+  };
+  let child: ChildProcess | undefined;
+  const report = new Promise<ChaosWorkerReport>((resolve, reject) => {
+    child = execFile(
+      process.execPath,
+      [bundle],
+      { cwd: root, env, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        expose(stderr);
+        if (error) reject(new Error(`chaos worker failed: ${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout.trim()) as ChaosWorkerReport);
+      },
+    );
+  });
+  if (!child) throw new Error('chaos worker: no child process');
+  return { child, report };
+}
+
+/** Whether the process `pid` is stopped (Linux: state `T` in /proc/<pid>/stat). */
+function isStopped(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('T');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits until one of `workers` has stopped itself (its pause point), up to `limitMs`; resolves
+ * that worker, or `undefined` when none stopped.
+ */
+export async function stoppedWorker(
+  workers: readonly RunningWorker[],
+  limitMs: number,
+): Promise<RunningWorker | undefined> {
+  const giveUpAt = Date.now() + limitMs;
+  while (Date.now() < giveUpAt) {
+    const stopped = workers.find((worker) => worker.child.pid !== undefined && isStopped(worker.child.pid));
+    if (stopped) return stopped;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return undefined;
+}
+
+/** Resolves after `ms` of real time (the suite injects real pauses; no assertion reads this). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** How a scenario went, as it prints it. */
+export interface ChaosSummary {
+  scenario: string;
+  seed: number;
+  households: number;
+  groups: number;
+  /** Households with more than one group. */
+  duplicates: string[];
+  /** Of those, the households some call reported as a possible duplicate. */
+  reported: string[];
+  /** The longest call (ms, the worker's clock). */
+  longestCallMs: number;
+  /** Calls that took longer than a lease with no warning naming their household. */
+  silentLongCalls: string[];
+  /** Households with no group at the end. */
+  missing: string[];
+  errors: Record<string, number>;
+}
+
+/** The groups the mock holds per correlation id starting with `prefix`. */
+export function groupsPerHousehold(mock: MockServer, prefix: string): Map<string, string[]> {
+  const groups = new Map<string, string[]>();
+  for (const group of mock.groups.applicant()) {
+    const id = group.correlation_id;
+    if (typeof id !== 'string' || !id.startsWith(`${prefix}-`)) continue;
+    groups.set(id, [...(groups.get(id) ?? []), group.id]);
+  }
+  return groups;
+}
+
+/** Sums up a scenario, prints it (one JSON line) and returns it. */
+export function summarize(
+  scenario: string,
+  seed: number,
+  mock: MockServer,
+  prefix: string,
+  households: readonly string[],
+  reports: readonly ChaosWorkerReport[],
+  leaseMs: number,
+): ChaosSummary {
+  const groups = groupsPerHousehold(mock, prefix);
+  const results: ChaosCallResult[] = reports.flatMap((report) => report.results);
+  const duplicates = [...groups].filter(([, ids]) => ids.length > 1).map(([household]) => household);
+  const reportedHouseholds = new Set(
+    results.filter((result) => result.reports.length > 0).map((result) => result.household),
+  );
+  const warnings = reports.flatMap((report) => report.warnings);
+  const silentLongCalls = results
+    .filter((result) => result.settledAt - result.startedAt > leaseMs)
+    .filter((result) => !warnings.some((warning) => warning.message.includes(`"${result.household}"`)))
+    .map((result) => result.household);
+  const errors: Record<string, number> = {};
+  for (const result of results)
+    if (result.error) errors[result.error.name] = (errors[result.error.name] ?? 0) + 1;
+  const summary: ChaosSummary = {
+    scenario,
+    seed,
+    households: households.length,
+    groups: [...groups.values()].reduce((sum, ids) => sum + ids.length, 0),
+    duplicates,
+    reported: duplicates.filter((household) => reportedHouseholds.has(household)),
+    longestCallMs: Math.max(0, ...results.map((result) => result.settledAt - result.startedAt)),
+    silentLongCalls,
+    missing: households.filter((household) => !groups.has(household)),
+    errors,
+  };
+  console.log(`chaos ${JSON.stringify(summary)}`);
+  return summary;
+}
+
+/** The lease a create of a worker with these options takes (ms): twice its budget (create-gate.ts). */
+export function leaseMsOf(config: Pick<ChaosWorkerConfig, 'timeoutMs' | 'deadlineMs' | 'graceMs'>): number {
+  return 2 * (config.deadlineMs + config.graceMs + config.timeoutMs);
+}
+
+/** A small seeded generator (mulberry32): the suite's random choices, repeatable from the printed seed. */
+export function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The seed a scenario runs with: CHAOS_SEED when set, else one drawn now (printed by the summary). */
+export function seedOf(): number {
+  const given = Number(process.env.CHAOS_SEED);
+  return Number.isSafeInteger(given) && given > 0 ? given : Math.floor(Math.random() * 2 ** 31) + 1;
+}
