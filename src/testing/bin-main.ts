@@ -153,7 +153,9 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
     io.err(
       [
         `Warning: the mock listens on ${host}, so other machines can reach it, and its control API`,
-        `(${mock.controlUrl}/) needs no token.`,
+        mock.consoleUrl === undefined
+          ? `(${mock.controlUrl}/) needs no token.`
+          : `(${mock.controlUrl}/) and its console (${mock.consoleUrl}, --console) need no token.`,
         defaults.length > 0
           ? `It accepts the well-known default ${defaults.join(' and ')}: set others with --client-id and --secret-key (or VERIFICATION_MOCK_CLIENT_ID and VERIFICATION_MOCK_SECRET_KEY).`
           : 'It accepts the credentials you set.',

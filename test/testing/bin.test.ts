@@ -310,6 +310,9 @@ describe('applicant-verification-mock bin', () => {
     const asked = await startInProcess(['--port', '0', '--host', '0.0.0.0', '--console']);
     try {
       expect(asked.stdout()).toContain(`  console:     ${asked.url}/__mock/console\n`);
+      expect(asked.stderr()).toContain(
+        `and its console (${asked.url}/__mock/console, --console) need no token`,
+      );
       expect((await fetch(`${asked.url}/__mock/console`)).status).toBe(200);
     } finally {
       await asked.stop();
