@@ -153,7 +153,7 @@ module.exports = {
         'src/testing/faults (the fault queue and the request faults) is a leaf: no other room of the mock.',
       severity: 'error',
       from: { path: '^src/testing/faults/' },
-      to: { path: '^src/testing/(server|controls|state|accounts|reports|webhooks)/' },
+      to: { path: '^src/testing/(server|controls|state|accounts|reports|webhooks|console)/' },
     },
     {
       name: 'testing-reports-imports-state-only',
@@ -161,7 +161,7 @@ module.exports = {
         "src/testing/reports (generated report data, screening reports, the PDF) reads the mock's state (clock, random, records) and nothing else of the mock.",
       severity: 'error',
       from: { path: '^src/testing/reports/' },
-      to: { path: '^src/testing/(server|controls|accounts|webhooks|faults)/' },
+      to: { path: '^src/testing/(server|controls|accounts|webhooks|faults|console)/' },
     },
     {
       name: 'testing-accounts-imports-state-only',
@@ -169,7 +169,7 @@ module.exports = {
         'src/testing/accounts (the accounts one mock serves, their tokens) reads the clock and random of src/testing/state only.',
       severity: 'error',
       from: { path: '^src/testing/accounts/' },
-      to: { path: '^src/testing/(server|controls|reports|webhooks|faults)/' },
+      to: { path: '^src/testing/(server|controls|reports|webhooks|faults|console)/' },
     },
     {
       name: 'testing-webhooks-imports-server-and-faults-only',
@@ -177,7 +177,23 @@ module.exports = {
         "src/testing/webhooks (delivery, webhook faults and their control routes) uses the server's routing and responses and the fault queue, never the controls, accounts or reports.",
       severity: 'error',
       from: { path: '^src/testing/webhooks/' },
-      to: { path: '^src/testing/(controls|accounts|reports)/' },
+      to: { path: '^src/testing/(controls|accounts|reports|console)/' },
+    },
+    {
+      name: 'testing-console-reads-through-the-controls',
+      comment:
+        "src/testing/console (the page for people at /__mock/console, its snapshot) reads the mock through its controls and records, and acts only through the control API's routes: it imports no accounts, reports or entry file of the mock, and only the server room imports it.",
+      severity: 'error',
+      from: { path: '^src/testing/console/' },
+      to: { path: '^src/testing/(accounts|reports)/|^src/testing/[^/]+\\.ts$' },
+    },
+    {
+      name: 'testing-console-imported-by-the-server-only',
+      comment:
+        'The console is wired in by the server room (api.ts serves its routes, server.ts names its address); no other room reaches it.',
+      severity: 'error',
+      from: { path: '^src/testing/(controls|state|accounts|reports|webhooks|faults)/' },
+      to: { path: '^src/testing/console/' },
     },
     {
       name: 'testing-state-imports-no-controls-or-faults',
@@ -185,7 +201,7 @@ module.exports = {
         'src/testing/state (records, life cycle, queries, the clock, the outbox, stats) is what the controls read and the faults act on: it imports neither.',
       severity: 'error',
       from: { path: '^src/testing/state/' },
-      to: { path: '^src/testing/(controls|faults)/' },
+      to: { path: '^src/testing/(controls|faults|console)/' },
     },
     {
       name: 'creates-sit-between-core-and-resources',

@@ -56,6 +56,8 @@ const NOT_IN_NPM_TEST = [
   // Many-account isolation, 200 accounts twice: npm run test:platforms (project `platforms`).
   'test/integrations/platform-isolation.test.ts',
   'test/integrations/platform-isolation-mock.test.ts',
+  // The mock's console in headless Chromium: npm run test:browser (project `browser`).
+  'test/browser/**',
 ];
 
 /**
@@ -102,6 +104,8 @@ function project(
  *   SIGCONT), clocks ahead and behind, late commits. Each scenario prints one `chaos {...}` line
  *   (households, groups, duplicates, duplicates reported, the longest call, its seed:
  *   `CHAOS_SEED=<seed>` runs it again).
+ * - `browser`: `npm run test:browser`, the mock's console (src/testing/console) in headless
+ *   Chromium (Debian's `chromium`, driven by playwright-core), checked with axe-core.
  *
  * All but `unit` are `.ci/run` steps of their own. The mutation run (StrykerJS, whose vitest
  * runner cannot pick a project) keeps its own config, vitest.mutation.config.ts.
@@ -167,6 +171,8 @@ export default defineConfig({
         maxWorkers: 1,
         testTimeout: 120_000,
       }),
+      // One file at a time: each drives one headless Chromium against one mock.
+      project('browser', 9, { include: ['test/browser/**/*.test.ts'], maxWorkers: 1, testTimeout: 60_000 }),
     ],
   },
 });

@@ -11,12 +11,14 @@ import { createMockServer, type MockServer } from './server/server.js';
 const USAGE = [
   'Usage: applicant-verification-mock [--port 4010] [--seed 1] [--page-size 25] [--host 127.0.0.1]',
   '                                   [--client-id ID] [--secret-key KEY] [--api-rent-unit dollars|cents]',
-  '                                   [--now TIME] [--frozen] [--strict]',
+  '                                   [--now TIME] [--frozen] [--strict] [--console | --no-console]',
   '--now sets where the mock clock starts (ISO date-time or epoch ms); default: the real current time.',
   'The clock ticks with real time from there; --frozen holds it still (it then moves only through',
   'POST /__mock/clock/advance). GET /__mock/clock reads it.',
   '--strict holds requests to openapi.json: unknown body keys, enum violations and nulls get 400,',
   'a JSON body under another content type 415, a wrong method on a known path 405 with Allow.',
+  '--console serves the console (a page at /__mock/console) on a non-loopback --host; on a loopback',
+  'host it is on unless --no-console.',
   'Credentials also come from VERIFICATION_MOCK_CLIENT_ID and VERIFICATION_MOCK_SECRET_KEY.',
   '--account ID:SECRET (repeatable, instead of --client-id/--secret-key) serves several accounts,',
   'each seeing only its own groups and reports; the first is the one the export lines name.',
@@ -97,6 +99,8 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
       now: { type: 'string' },
       frozen: { type: 'boolean' },
       strict: { type: 'boolean' },
+      console: { type: 'boolean' },
+      'no-console': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -106,6 +110,10 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
     return undefined;
   }
   const host = values.host ?? '127.0.0.1';
+  if (values.console === true && values['no-console'] === true)
+    throw new Error(`--console cannot be combined with --no-console\n${USAGE}`);
+  // The console is for whoever can reach the mock: on by default only where that is this machine.
+  const serveConsole = values['no-console'] !== true && (values.console === true || isLoopback(host));
   const accounts = values.account?.map(accountOption);
   if (accounts !== undefined && (values['client-id'] !== undefined || values['secret-key'] !== undefined))
     throw new Error(`--account cannot be combined with --client-id or --secret-key\n${USAGE}`);
@@ -132,6 +140,7 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
     // start-up time, which clients (create recovery among them) would read as long past.
     ticking: values.frozen === true ? false : (io.elapsedMs ?? true),
     strict: values.strict === true,
+    console: serveConsole,
     ...(clientId === undefined ? {} : { clientId }),
     ...(secretKey === undefined ? {} : { secretKey }),
     ...(accounts === undefined ? {} : { accounts }),
@@ -144,7 +153,9 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
     io.err(
       [
         `Warning: the mock listens on ${host}, so other machines can reach it, and its control API`,
-        `(${mock.controlUrl}/) needs no token.`,
+        mock.consoleUrl === undefined
+          ? `(${mock.controlUrl}/) needs no token.`
+          : `(${mock.controlUrl}/) and its console (${mock.consoleUrl}, --console) need no token.`,
         defaults.length > 0
           ? `It accepts the well-known default ${defaults.join(' and ')}: set others with --client-id and --secret-key (or VERIFICATION_MOCK_CLIENT_ID and VERIFICATION_MOCK_SECRET_KEY).`
           : 'It accepts the credentials you set.',
@@ -155,6 +166,9 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
   const defaultSecret = single && secretKey === undefined;
   const shownSecret = defaultSecret ? mock.secretKey : '<the secret key you set>';
   io.out(`Mock Applicant Verification API listening on ${mock.url}`);
+  io.out(
+    `  console:     ${mock.consoleUrl ?? (isLoopback(host) ? 'off (--no-console)' : `off on ${host} (--console serves it)`)}`,
+  );
   io.out(`  control API: ${mock.controlUrl} (reset, outbox, applicants, clock, reports, faults, deliveries)`);
   if (single) {
     io.out(`  client id:   ${mock.clientId}`);

@@ -44,7 +44,7 @@ export type { MockServer, MockServerOptions } from './server/server.js';
 export { createMockServer } from './server/server.js';
 export type { MockClock } from './state/clock.js';
 export { createTestClock, DEFAULT_START_TIME } from './state/clock.js';
-export type { ApplicantControls, ApplicantState, CompleteOptions } from './state/lifecycle.js';
+export type { ApplicantControls, ApplicantState, CompleteOptions, FailureReason } from './state/lifecycle.js';
 export type { Outbox, OutboxEntry } from './state/outbox.js';
 export type { RequestCounts, RequestLogEntry, RequestStats, RequestStatsSummary } from './state/stats.js';
 export type {

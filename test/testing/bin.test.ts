@@ -285,6 +285,43 @@ describe('applicant-verification-mock bin', () => {
     expect(quiet.stderr()).toBe('');
   });
 
+  it('prints the console beside the API and serves it on loopback; elsewhere only with --console', async () => {
+    const local = await startInProcess(['--port', '0']);
+    try {
+      expect(local.stdout()).toContain(`  console:     ${local.url}/__mock/console\n`);
+      expect((await fetch(`${local.url}/__mock/console`)).status).toBe(200);
+    } finally {
+      await local.stop();
+    }
+    const quiet = await startInProcess(['--port', '0', '--no-console']);
+    try {
+      expect(quiet.stdout()).toContain('  console:     off (--no-console)');
+      expect((await fetch(`${quiet.url}/__mock/console`)).status).toBe(404);
+    } finally {
+      await quiet.stop();
+    }
+    const wide = await startInProcess(['--port', '0', '--host', '0.0.0.0']);
+    try {
+      expect(wide.stdout()).toContain('  console:     off on 0.0.0.0 (--console serves it)');
+      expect((await fetch(`${wide.url}/__mock/console`)).status).toBe(404);
+    } finally {
+      await wide.stop();
+    }
+    const asked = await startInProcess(['--port', '0', '--host', '0.0.0.0', '--console']);
+    try {
+      expect(asked.stdout()).toContain(`  console:     ${asked.url}/__mock/console\n`);
+      expect(asked.stderr()).toContain(
+        `and its console (${asked.url}/__mock/console, --console) need no token`,
+      );
+      expect((await fetch(`${asked.url}/__mock/console`)).status).toBe(200);
+    } finally {
+      await asked.stop();
+    }
+    await expect(startInProcess(['--console', '--no-console'])).rejects.toThrow(
+      '--console cannot be combined with --no-console',
+    );
+  });
+
   it('takes credentials from the options or the environment, and does not echo a chosen secret', async () => {
     const mock = await startInProcess(['--port', '0', '--client-id', 'team-client'], {
       VERIFICATION_MOCK_SECRET_KEY: 'team-chosen-key',

@@ -13,6 +13,7 @@ import type { Route, RouteRequest } from '../server/pipeline.js';
 import { errorResponse, jsonResponse } from '../server/responses.js';
 import { readJson } from '../server/routes.js';
 import { fieldName } from '../server/validation.js';
+import { DEFAULT_FAILURE_REASON } from '../state/lifecycle.js';
 import { COMPLETION_REASONS, type CompletionReason } from '../state/store.js';
 import { webhookFaultRoutes } from '../webhooks/webhook-fault-routes.js';
 import type { MockControls } from './mock-controls.js';
@@ -61,34 +62,43 @@ const accountFilter = (url: URL): AccountFilter => {
 const isReason = (value: unknown): value is CompletionReason =>
   typeof value === 'string' && (COMPLETION_REASONS as readonly string[]).includes(value);
 
+const FAILURE_REASONS = COMPLETION_REASONS.filter((reason) => reason !== 'finished');
+
 /** Builds the control routes over `target`. */
 export function createControlRoutes(target: ControlTarget): Route[] {
   const id = (input: RouteRequest): string => input.params.id ?? '';
 
-  const complete = (input: RouteRequest): Response => {
-    const body = objectBody(input.body);
-    if (!body.ok) return body.response;
-    const { reason = 'finished', bankName } = body.value;
-    if (!isReason(reason)) {
-      return errorResponse(400, `reason must be one of ${COMPLETION_REASONS.join(', ')}`, {
-        fields: [{ field: 'reason', message: `unknown completion reason ${JSON.stringify(reason)}` }],
+  // complete and fail: the same body, `fail` refusing `finished` (its default is a failure).
+  const completion =
+    (step: 'complete' | 'fail') =>
+    (input: RouteRequest): Response => {
+      const body = objectBody(input.body);
+      if (!body.ok) return body.response;
+      const { reason = step === 'fail' ? DEFAULT_FAILURE_REASON : 'finished', bankName } = body.value;
+      const allowed: readonly string[] = step === 'fail' ? FAILURE_REASONS : COMPLETION_REASONS;
+      if (!isReason(reason) || !allowed.includes(reason)) {
+        return errorResponse(400, `reason must be one of ${allowed.join(', ')}`, {
+          fields: [
+            {
+              field: 'reason',
+              message: `unknown ${step === 'fail' ? 'failure' : 'completion'} reason ${JSON.stringify(reason)}`,
+            },
+          ],
+        });
+      }
+      if (bankName !== undefined && typeof bankName !== 'string') {
+        return errorResponse(400, 'bankName must be a string', {
+          fields: [{ field: 'bankName', message: 'must be a string' }],
+        });
+      }
+      return guarded(() => {
+        const filter = accountFilter(input.url);
+        const options = bankName === undefined ? filter : { ...filter, bankName };
+        if (reason === 'finished') target.applicants.complete(id(input), reason, options);
+        else target.applicants[step](id(input), reason, options);
+        return jsonResponse(target.applicants.get(id(input), filter));
       });
-    }
-    if (bankName !== undefined && typeof bankName !== 'string') {
-      return errorResponse(400, 'bankName must be a string', {
-        fields: [{ field: 'bankName', message: 'must be a string' }],
-      });
-    }
-    return guarded(() => {
-      const filter = accountFilter(input.url);
-      target.applicants.complete(
-        id(input),
-        reason,
-        bankName === undefined ? filter : { ...filter, bankName },
-      );
-      return jsonResponse(target.applicants.get(id(input), filter));
-    });
-  };
+    };
 
   const advance = (input: RouteRequest): Response => {
     const body = objectBody(input.body);
@@ -167,7 +177,8 @@ export function createControlRoutes(target: ControlTarget): Route[] {
           return jsonResponse(target.applicants.get(id(input), accountFilter(input.url)));
         }),
     },
-    { method: 'POST', pattern: p('/applicants/:id/complete'), target: complete },
+    { method: 'POST', pattern: p('/applicants/:id/complete'), target: completion('complete') },
+    { method: 'POST', pattern: p('/applicants/:id/fail'), target: completion('fail') },
     {
       method: 'POST',
       pattern: p('/applicants/:id/reopen'),
@@ -231,6 +242,29 @@ export function createControlRoutes(target: ControlTarget): Route[] {
         const all = target.deliveries.all();
         return jsonResponse(account === undefined ? all : all.filter((record) => record.account === account));
       },
+    },
+    {
+      method: 'POST',
+      pattern: p('/deliveries/:id/redeliver'),
+      target: (input) =>
+        guarded(() => {
+          const n = Number(id(input));
+          if (!Number.isInteger(n) || n < 1) throw new Error(`No delivery with id ${id(input)}`);
+          return jsonResponse(target.deliveries.redeliver(n), 201);
+        }),
+    },
+    {
+      method: 'POST',
+      pattern: p('/groups/:id/expire'),
+      target: (input) =>
+        guarded(() => {
+          const filter = accountFilter(input.url);
+          target.groups.expire(id(input), filter);
+          return jsonResponse(
+            target.groups.applicantGroup(id(input), filter) ??
+              target.groups.screeningGroup(id(input), filter),
+          );
+        }),
     },
     {
       method: 'GET',

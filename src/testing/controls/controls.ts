@@ -6,7 +6,12 @@ import type { ApplicantGroup, ScreeningGroup } from 'applicant-verification';
 import { type AccountFilter, belongsTo } from '../accounts/accounts.js';
 import type { MockContext } from '../state/context.js';
 import { serializeApplicantGroup, serializeScreeningGroup } from '../state/serialize.js';
-import type { ApplicantGroupRecord, ReportRecord, ScreeningGroupRecord } from '../state/store.js';
+import {
+  type ApplicantGroupRecord,
+  REQUEST_EXPIRY_MS,
+  type ReportRecord,
+  type ScreeningGroupRecord,
+} from '../state/store.js';
 
 /**
  * The groups the mock holds, in wire form, oldest first. The lookups by id take an optional
@@ -21,6 +26,14 @@ export interface GroupViews {
   applicantGroup(id: string, filter?: AccountFilter): ApplicantGroup | undefined;
   /** One screening group by id (of `filter.account` only, when given). */
   screeningGroup(id: string, filter?: AccountFilter): ScreeningGroup | undefined;
+  /**
+   * Expires an applicant group or a screening group now, as if its 14 days had run out: its
+   * 14-day window is moved back to end at the mock clock's now, so the group shows
+   * `is_expired: true` (no clock moves, nothing else ages). Only a re-open starts a new window.
+   * Throws "No applicant group or screening group" for an unknown id (or another account's, with
+   * `filter.account`), and for a fully completed group, which does not expire.
+   */
+  expire(id: string, filter?: AccountFilter): void;
 }
 
 /** A report the mock holds: its record without what only the PDF rendering needs. */
@@ -96,6 +109,13 @@ export function createGroupViews(context: MockContext): GroupViews {
     screeningGroup(id, filter) {
       const group = owned(store.screeningGroup(id), filter);
       return group && serializeScreeningGroup(group, clock.now(), { answer: 'list' });
+    },
+    expire(id, filter) {
+      const group = owned(store.applicantGroup(id), filter) ?? owned(store.screeningGroup(id), filter);
+      if (!group) throw new Error(`No applicant group or screening group with id ${id}`);
+      if (group.completedAt !== null)
+        throw new Error(`Group ${id} is completed: a fully completed group does not expire`);
+      group.expiryStart = Math.floor(clock.now()) - REQUEST_EXPIRY_MS;
     },
   };
 }

@@ -9,11 +9,13 @@ import { setMaxListeners } from 'node:events';
 import type { VerificationClient } from 'applicant-verification';
 import { type MockAccount, resolveAccounts } from '../accounts/accounts.js';
 import { AUTH_PATH, authBodyClientId, createTokenAuthority } from '../accounts/auth.js';
+import { consoleRoutes } from '../console/console-routes.js';
 import { CONTROL_PREFIX, createControlRoutes } from '../controls/control-api.js';
 import { createGroupViews, createReportControls } from '../controls/controls.js';
 import { createMockClients, type MockClientOptions } from '../controls/mock-clients.js';
 import type { MockControls } from '../controls/mock-controls.js';
 import { createFaults } from '../faults/faults.js';
+import { mintPdfUrl } from '../reports/reports.js';
 import { createClock, createTickingClock, wholeMilliseconds } from '../state/clock.js';
 import type { MockContext } from '../state/context.js';
 import { createApplicantControls } from '../state/lifecycle.js';
@@ -102,6 +104,13 @@ export interface MockApiOptions {
    * a test suite: a client that passes a strict mock sends nothing the contract does not describe.
    */
   strict?: boolean;
+  /**
+   * Serve the console, a page for people at `/__mock/console` (default `false`; the bin serves it
+   * on a loopback host): the groups and applicants, the outbox, the webhook deliveries, the
+   * reports and the clock, live, with buttons that call the control API (docs/testing.md, "The
+   * console"). Off, the page answers 404; `GET /__mock/snapshot`, what it reads, is served either way.
+   */
+  console?: boolean;
 }
 
 /** A mock API: the core every adapter serves, with its controls. */
@@ -244,7 +253,12 @@ export function buildMockApi(
     faults: { next: faults.next, clear: faults.clear, pending: faults.pending },
     applicants: createApplicantControls(context),
     reports: createReportControls(context),
-    deliveries: { all: deliveries.all, settled: deliveries.settled, clear: deliveries.clear },
+    deliveries: {
+      all: deliveries.all,
+      settled: deliveries.settled,
+      clear: deliveries.clear,
+      redeliver: deliveries.redeliver,
+    },
     webhookFaults: { next: webhookFaults.next, clear: webhookFaults.clear, pending: webhookFaults.pending },
     groups: createGroupViews(context),
     state: store,
@@ -270,7 +284,17 @@ export function buildMockApi(
   const strict = options.strict === true;
   const apiRoutes = createApiRoutes(context, tokens, strict);
   const apiRoute = createRouter(apiRoutes);
-  const controlRoute = createRouter(createControlRoutes(controls));
+  const controlRoute = createRouter([
+    ...consoleRoutes({
+      controls,
+      serve: options.console === true,
+      pdfUrl: (reportId) => {
+        const report = store.report(reportId);
+        return report && mintPdfUrl(context, report.id, report.account);
+      },
+    }),
+    ...createControlRoutes(controls),
+  ]);
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);

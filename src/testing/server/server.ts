@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { CONSOLE_PATH } from '../console/console-routes.js';
 import { buildMockApi, type MockApi, type MockApiOptions } from './api.js';
 import { answerClientError } from './client-errors.js';
 import { TRUNCATE_MARKER } from './pipeline.js';
@@ -24,6 +25,8 @@ export interface MockServer extends Omit<MockApi, 'baseUrl' | 'close'> {
   url: string;
   /** Base URL of the control API, `${url}/__mock`. */
   controlUrl: string;
+  /** Address of the console page, `${url}/__mock/console`, when `console: true`; else `undefined`. */
+  consoleUrl: string | undefined;
   /** Closes the clients from `client()`, the server and every connection (keep-alive ones too), and stops webhook retries. */
   close(): Promise<void>;
 }
@@ -173,6 +176,7 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
     ...api,
     url: baseUrl,
     controlUrl: `${baseUrl}/__mock`,
+    consoleUrl: options.console === true ? `${baseUrl}${CONSOLE_PATH}` : undefined,
     close() {
       closed ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));

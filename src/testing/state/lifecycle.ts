@@ -23,6 +23,12 @@ export interface CompleteOptions extends AccountFilter {
   bankName?: string;
 }
 
+/** A completion that is not a success: every completion reason but `finished`. */
+export type FailureReason = Exclude<CompletionReason, 'finished'>;
+
+/** What {@link ApplicantControls.fail} completes with when given no reason. */
+export const DEFAULT_FAILURE_REASON: FailureReason = 'bank_cannot_connect';
+
 /** Where an applicant stands. */
 export interface ApplicantState {
   /** not_started, in_progress or completed. */
@@ -49,6 +55,12 @@ export interface ApplicantControls {
    * creates its individual report, and the household report once every applicant is completed.
    */
   complete(id: string, reason?: CompletionReason, options?: CompleteOptions): void;
+  /**
+   * -> completed with an outcome other than `finished` (default `bank_cannot_connect`): the
+   * applicant could not verify (no bank, a bank that does not connect, no income...). The same
+   * step as {@link ApplicantControls.complete}, with its reports and events; `finished` throws.
+   */
+  fail(id: string, reason?: FailureReason, options?: CompleteOptions): void;
   /** completed -> in_progress: the applicant re-opened their verification or screening. */
   reopen(id: string, filter?: AccountFilter): void;
   /** Current state of an applicant or screening. */
@@ -255,19 +267,31 @@ export function createApplicantControls(context: MockContext): ApplicantControls
     options,
   });
 
+  const complete = (
+    id: string,
+    reason: CompletionReason = 'finished',
+    options: CompleteOptions = {},
+  ): void => {
+    if (!(COMPLETION_REASONS as readonly string[]).includes(reason)) {
+      throw new LifecycleError(
+        `Unknown completion reason "${reason}"; use one of ${COMPLETION_REASONS.join(', ')}`,
+      );
+    }
+    const member = find(id, options);
+    if (statusOf(member) === 'not_started') apply('start', member, input());
+    apply('complete', member, input(reason, options));
+  };
+
   return {
     start(id, filter) {
       apply('start', find(id, filter), input());
     },
-    complete(id, reason = 'finished', options = {}) {
-      if (!(COMPLETION_REASONS as readonly string[]).includes(reason)) {
-        throw new LifecycleError(
-          `Unknown completion reason "${reason}"; use one of ${COMPLETION_REASONS.join(', ')}`,
-        );
+    complete,
+    fail(id, reason = DEFAULT_FAILURE_REASON, options = {}) {
+      if ((reason as string) === 'finished') {
+        throw new LifecycleError(`fail() takes a reason other than "finished"; use complete() for a success`);
       }
-      const member = find(id, options);
-      if (statusOf(member) === 'not_started') apply('start', member, input());
-      apply('complete', member, input(reason, options));
+      complete(id, reason, options);
     },
     reopen(id, filter) {
       apply('reopen', find(id, filter), input());

@@ -16,7 +16,7 @@ import {
   WEBHOOK_SIGNATURE_HEADER,
 } from 'applicant-verification';
 import { Agent, request } from 'undici';
-import type { WebhookFaultInjector } from './webhook-faults.js';
+import type { WebhookFault, WebhookFaultInjector } from './webhook-faults.js';
 
 /** `REPORT_READY` of a household report: about no single applicant, so without `applicant_id`. */
 export type HouseholdReportReadyEvent = Omit<ReportReadyEvent, 'applicant_id'>;
@@ -40,6 +40,8 @@ export interface WebhookRetryOptions {
 
 /** One event delivery, with its outcome so far. */
 export interface DeliveryRecord {
+  /** Number of the delivery in this mock, from 1 in recording order (`redeliver(id)` takes it). */
+  id: number;
   /** The receiver (`webhook_url` of the group). */
   url: string;
   /** Client id of the account owning the group: the body is signed with its webhook secret. */
@@ -60,6 +62,10 @@ export interface DeliveryRecord {
   error?: string;
   /** Set when a `{ drop: true }` webhook fault kept the event from being sent at all. */
   dropped?: boolean;
+  /** The webhook fault this delivery suffered (dropped, sent twice, held back), if any. */
+  fault?: WebhookFault;
+  /** Set on a delivery made by `redeliver(id)`: the id of the delivery it repeats. */
+  redeliveryOf?: number;
 }
 
 /** Read access to webhook deliveries. */
@@ -71,8 +77,15 @@ export interface Deliveries {
    * webhook fault still holds back are sent first.
    */
   settled(): Promise<void>;
-  /** Forgets the records (deliveries in flight still complete). */
+  /** Forgets the records (deliveries in flight still complete); ids start again from 1. */
   clear(): void;
+  /**
+   * Sends delivery `id`'s event again, the same signed body to the same receiver, as a new
+   * delivery (with `redeliveryOf: id`) after any still queued for that receiver; returns its
+   * record as recorded (before it is sent). A dropped delivery is sent this way too. Throws "No
+   * delivery" for an unknown id.
+   */
+  redeliver(id: number): DeliveryRecord;
 }
 
 /** Deliveries plus the hooks the mock itself uses. */
@@ -100,7 +113,7 @@ export function createWebhookDeliverer(
 ): WebhookDeliverer {
   const records: DeliveryRecord[] = [];
   // Events a reorder fault holds back, per receiver: sent after the receiver's next event.
-  const held = new Map<string, { event: MockWebhookEvent; account: string }[]>();
+  const held = new Map<string, { event: MockWebhookEvent; account: string; fault: WebhookFault }[]>();
   const chains = new Map<string, Promise<void>>();
   const stop = new AbortController();
   // Every delivery in flight listens to this one signal (a platform's receivers, one chain each):
@@ -108,6 +121,7 @@ export function createWebhookDeliverer(
   setMaxListeners(0, stop.signal);
   let agent: Agent | undefined;
   let inFlight = 0;
+  let lastId = 0;
   // Bun's `undici` module has a stub Agent (no dispatch, no close): its `request` goes without one.
   const ownAgent = typeof Agent.prototype.dispatch === 'function';
 
@@ -155,7 +169,9 @@ export function createWebhookDeliverer(
 
   function recordOf(url: string, event: MockWebhookEvent, account: string): DeliveryRecord {
     const body = JSON.stringify(event);
+    lastId += 1;
     return {
+      id: lastId,
       url,
       account,
       event,
@@ -167,8 +183,13 @@ export function createWebhookDeliverer(
     };
   }
 
-  function send(url: string, event: MockWebhookEvent, account: string): void {
-    const record = recordOf(url, event, account);
+  function send(
+    url: string,
+    event: MockWebhookEvent,
+    account: string,
+    extra?: Partial<DeliveryRecord>,
+  ): DeliveryRecord {
+    const record = Object.assign(recordOf(url, event, account), extra);
     records.push(record);
     inFlight += 1;
     // Chained per receiver so events arrive in the order they happened.
@@ -180,12 +201,13 @@ export function createWebhookDeliverer(
         if (chains.get(url) === next) chains.delete(url);
       });
     chains.set(url, next);
+    return record;
   }
 
   function release(url: string): void {
     const late = held.get(url);
     held.delete(url);
-    for (const { event, account } of late ?? []) send(url, event, account);
+    for (const { event, account, fault } of late ?? []) send(url, event, account, { fault });
   }
 
   return {
@@ -196,21 +218,30 @@ export function createWebhookDeliverer(
     },
     clear() {
       records.length = 0;
+      lastId = 0;
       held.clear();
+    },
+    redeliver(id) {
+      const original = records.find((record) => record.id === id);
+      if (!original) throw new Error(`No delivery with id ${id}`);
+      return { ...send(original.url, original.event, original.account, { redeliveryOf: id }) };
     },
     enqueue(url, event, account) {
       const fault = faults?.take(url, event.code);
       if (fault && 'reorder' in fault) {
-        held.set(url, [...(held.get(url) ?? []), { event, account }]);
+        held.set(url, [...(held.get(url) ?? []), { event, account, fault }]);
         return;
       }
       if (fault && 'drop' in fault) {
         const record = recordOf(url, event, account);
         record.dropped = true;
+        record.fault = fault;
         records.push(record);
+      } else if (fault) {
+        send(url, event, account, { fault });
+        send(url, event, account, { fault });
       } else {
         send(url, event, account);
-        if (fault && 'duplicate' in fault) send(url, event, account);
       }
       release(url);
     },
