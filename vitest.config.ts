@@ -53,9 +53,10 @@ const NOT_IN_NPM_TEST = [
   'test/cli/signals.test.ts',
   'test/integrations/token-store-processes.test.ts',
   'test/testing/bin.test.ts',
-  // Many-account isolation, 200 accounts twice: npm run test:platforms (project `platforms`).
+  // Many-account isolation, 200 accounts each: npm run test:platforms (project `platforms`).
   'test/integrations/platform-isolation.test.ts',
   'test/integrations/platform-isolation-mock.test.ts',
+  'test/integrations/platform-isolation-accounts.test.ts',
   // The mock's console in headless Chromium: npm run test:browser (project `browser`).
   'test/browser/**',
 ];
@@ -161,6 +162,7 @@ export default defineConfig({
         include: [
           'test/integrations/platform-isolation.test.ts',
           'test/integrations/platform-isolation-mock.test.ts',
+          'test/integrations/platform-isolation-accounts.test.ts',
         ],
         exclude: [...configDefaults.exclude],
       }),

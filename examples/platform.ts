@@ -8,12 +8,13 @@
  * One platform root (no account of its own) holds the connections; each landlord gets a derived
  * client (`withOptions`), made once and cached. One webhook route serves every landlord (`/webhooks/<landlord id>`, the secret
  * looked up per request, a rotation's old key still accepted). A nightly sync walks every landlord
- * with a concurrency limit, into one store for all of them, and one landlord whose credentials
+ * with a concurrency limit (`accounts.each`), into one store for all of them, and one landlord whose credentials
  * went stale fails alone while the others sync. See docs/platforms.md.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  AccountRegistry,
   AuthenticationError,
   expressWebhook,
   isKnownWebhookEvent,
@@ -73,16 +74,15 @@ const root = VerificationClient.platformRoot({
   logLevel: 'off',
 });
 
-/** A derived client per landlord, made on first use: no I/O, a few kilobytes each. */
-const clients = new Map<string, VerificationClient>();
-function clientFor(landlordId: string): VerificationClient {
-  let client = clients.get(landlordId);
-  if (!client) {
-    const landlord = landlords.get(landlordId);
-    if (!landlord) throw new Error(`unknown landlord ${landlordId}`);
-    client = root.withOptions({ clientId: landlord.clientId, secretKey: landlord.secretKey });
-    clients.set(landlordId, client);
-  }
+/** The landlords' clients: each derived from the root on first use, kept, rebuilt on a new secret. */
+const accounts = new AccountRegistry(root, {
+  credentials: (clientId) => [...landlords.values()].find((landlord) => landlord.clientId === clientId),
+});
+const idOf = (clientId: string | undefined) =>
+  [...landlords.values()].find((landlord) => landlord.clientId === clientId)?.id ?? '?';
+async function clientFor(landlordId: string): Promise<VerificationClient> {
+  const client = await accounts.get(landlords.get(landlordId)?.clientId ?? '');
+  if (!client) throw new Error(`unknown landlord ${landlordId}`);
   return client;
 }
 
@@ -102,14 +102,15 @@ app.post(
       const secret = landlord.previousSecretKey
         ? [landlord.secretKey, landlord.previousSecretKey]
         : landlord.secretKey;
-      return { account: landlord.id, secret };
+      return { account: landlord.clientId, secret };
     },
     deliveries: new MemoryDeliveryStore(), // one store, records kept per landlord
     onEvent: (event, _request, { account, secretIndex }) => {
-      received.set(account ?? '?', (received.get(account ?? '?') ?? 0) + 1);
+      const landlordId = idOf(account);
+      received.set(landlordId, (received.get(landlordId) ?? 0) + 1);
       if (secretIndex > 0) signedWithPreviousKey += 1;
       if (isKnownWebhookEvent(event) && event.code === 'REPORT_READY') {
-        console.log(`[webhook] ${account}: ${event.report_type} report ready`);
+        console.log(`[webhook] ${landlordId}: ${event.report_type} report ready`);
       }
     },
   }),
@@ -118,33 +119,11 @@ const server = createServer(app);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const receiver = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-/** A map over `items`, at most `limit` at a time, each item's failure kept to itself. */
-async function eachLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  run: (item: T) => Promise<R>,
-): Promise<Array<{ item: T; value?: R; error?: unknown }>> {
-  const results: Array<{ item: T; value?: R; error?: unknown }> = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      try {
-        results.push({ item, value: await run(item) });
-      } catch (error) {
-        results.push({ item, error });
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 try {
   // 2. Each landlord (but Birch Lane, whose key is stale) screens one household.
   const active = ['oak-street', 'harbor-view', 'elm-court'];
   for (const [index, landlordId] of active.entries()) {
-    const group = await clientFor(landlordId).applicantGroups.create({
+    const group = await (await clientFor(landlordId)).applicantGroups.create({
       applicants: [
         { first_name: 'Applicant', last_name: `No${index + 1}`, email: `applicant${index + 1}@example.com` },
       ],
@@ -185,14 +164,21 @@ try {
 
   // 4. The nightly sync: every landlord, two at a time, into one store; a failure stays its own.
   const store = new MemoryGroupStore();
-  const results = await eachLimited([...landlords.keys()], 2, async (landlordId) => {
-    let changes = 0;
-    for await (const _change of clientFor(landlordId).applicantGroups.sync(store)) changes += 1;
-    return changes;
-  });
-  for (const { item, value, error } of results.sort((a, b) => a.item.localeCompare(b.item))) {
-    if (error === undefined) console.log(`[nightly] ${item}: ${value} changes`);
+  const clientIds = [...landlords.values()].map((landlord) => landlord.clientId);
+  const results = await accounts.each(
+    clientIds,
+    async (client) => {
+      let changes = 0;
+      for await (const _change of client.applicantGroups.sync(store)) changes += 1;
+      return changes;
+    },
+    { concurrency: 2 },
+  );
+  for (const result of results.sort((a, b) => idOf(a.account).localeCompare(idOf(b.account)))) {
+    const item = idOf(result.account);
+    if (result.ok) console.log(`[nightly] ${item}: ${result.value} changes`);
     else {
+      const error = result.error;
       const why =
         error instanceof AuthenticationError
           ? 'credentials refused, ask the landlord to reconnect'
@@ -200,7 +186,7 @@ try {
       console.log(`[nightly] ${item}: failed (${why})`);
     }
   }
-  const failed = results.filter((result) => result.error !== undefined).length;
+  const failed = results.filter((result) => !result.ok).length;
   console.log(`Nightly sync: ${results.length - failed} landlords synced, ${failed} failed`);
   console.log(`Store: ${store.all().length} groups across ${active.length} landlords`);
 } finally {

@@ -9,6 +9,13 @@
  * on purpose, with its documentation.
  */
 
+export {
+  type AccountCredentials,
+  AccountRegistry,
+  type AccountRegistryOptions,
+  type AccountRoot,
+  type AccountSettled,
+} from './client/account-registry.js';
 export type { DerivedClientOptions, PlatformRootOptions } from './client/client-family.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/call/api-promise.js';
 export type { RequestOptions } from './core/call/http.js';

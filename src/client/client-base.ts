@@ -150,6 +150,7 @@ export class ClientBase {
           'user-agent': `applicant-verification/${VERSION} ${runtimeName()}`,
         },
         closed: false,
+        secretKeys: new Map(),
       };
     }
     this.#family = family;
@@ -183,33 +184,32 @@ export class ClientBase {
       origin,
       options: resolved,
     });
-    const tokens: TokenSource =
-      account.tokens ??
-      (resolved.credentials
-        ? new TokenManager(
-            withCoordinatedExchange(
-              withTokenStore(
-                createTokenExchange(core, resolved.credentials),
-                resolved.tokenStore,
-                resolved.credentials.clientId,
-                logger,
-                () => clock.now(),
-              ),
-              shared,
-              resolved.credentials.clientId,
-              creates.budgetMs(),
-              logger,
-            ),
-            logger,
-            () => clock.now(),
-          )
-        : new StaticTokenSource(
-            noAccount
-              ? () => {
-                  throw core.noAccountError('auth.getToken()');
-                }
-              : (resolved.accessToken ?? ''),
-          ));
+    const credentials = resolved.credentials;
+    let tokens: TokenSource;
+    if (account.tokens) tokens = account.tokens;
+    else if (credentials) {
+      const stored = withTokenStore(
+        createTokenExchange(core, credentials),
+        resolved.tokenStore,
+        credentials.clientId,
+        logger,
+        () => clock.now(),
+        rotation(family, credentials),
+      );
+      tokens = new TokenManager(
+        withCoordinatedExchange(stored, shared, credentials.clientId, creates.budgetMs(), logger),
+        logger,
+        () => clock.now(),
+        stored.reject,
+      );
+    } else
+      tokens = new StaticTokenSource(
+        noAccount
+          ? () => {
+              throw core.noAccountError('auth.getToken()');
+            }
+          : (resolved.accessToken ?? ''),
+      );
     account.tokens = tokens;
     this.#core = core;
     if (parent && shared) {
@@ -371,6 +371,16 @@ function accountState(
     typeof resolved.accessToken === 'string' ? resolved.accessToken : undefined,
   ]);
   return { secrets, limiter: new Limiter(resolved.maxConcurrency, resolved.clock), tokens: undefined };
+}
+
+/**
+ * Whether `credentials` rotate the account's secret key in this family (its client id was given
+ * another one before); records the new one either way.
+ */
+function rotation(family: ClientFamily, credentials: { clientId: string; secretKey: string }): boolean {
+  const before = family.secretKeys.get(credentials.clientId);
+  family.secretKeys.set(credentials.clientId, credentials.secretKey);
+  return before !== undefined && before !== credentials.secretKey;
 }
 
 let collected: FinalizationRegistry<() => void> | undefined;

@@ -21,6 +21,12 @@ export interface ClientFamily {
   readonly sdkHeaders: Readonly<Record<string, string>>;
   /** Set when the root closes: every client of the family refuses its calls from then on. */
   closed: boolean;
+  /**
+   * The secret key each client id was last given in this family: a client id derived with
+   * another one is a rotation, whose first refresh drops the stored token the old secret minted
+   * (docs/platforms.md, "Rotating a landlord's secret key").
+   */
+  readonly secretKeys: Map<string, string>;
 }
 
 /**

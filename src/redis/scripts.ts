@@ -118,3 +118,14 @@ return 1`);
 export const RELEASE_LOCK =
   new Script(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`);
+
+/**
+ * ARGV: token. Deletes a stored token's key if the token it holds is still that one (a newer
+ * token another process saved stays); returns 1 if it deleted.
+ */
+export const DELETE_TOKEN = new Script(`local v = redis.call('GET', KEYS[1])
+if not v then return 0 end
+local ok, stored = pcall(cjson.decode, v)
+if not ok or type(stored) ~= 'table' or stored.token ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[1])
+return 1`);

@@ -18,6 +18,7 @@ import {
   runCommand,
 } from './connection.js';
 import { checkKeyPrefix, clientKey } from './keys.js';
+import { DELETE_TOKEN } from './scripts.js';
 
 /** Options of {@link RedisTokenStore}. */
 export interface RedisTokenStoreOptions {
@@ -110,6 +111,21 @@ export class RedisTokenStore implements TokenStore {
     });
     await runCommand(this.#redis, 'tokenStore.set', this.#timeoutMs, () =>
       this.#redis.set(this.keyFor(token.clientId), value, 'PX', ttl),
+    );
+  }
+
+  /**
+   * Drops the stored token of `clientId` if it is still `token` (one Lua script on its key, so a
+   * newer token another process saved in between stays).
+   */
+  async delete(clientId: string, token: string): Promise<void> {
+    if (typeof clientId !== 'string' || clientId === '' || typeof token !== 'string') {
+      throw new TypeError('RedisTokenStore: delete() takes the client id and the token to drop.');
+    }
+    if (this.#only !== undefined && clientId !== this.#only) return;
+    const key = this.keyFor(clientId);
+    await runCommand(this.#redis, 'tokenStore.delete', this.#timeoutMs, () =>
+      DELETE_TOKEN.run(this.#redis, key, [token]),
     );
   }
 

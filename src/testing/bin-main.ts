@@ -22,6 +22,9 @@ const USAGE = [
   'Credentials also come from VERIFICATION_MOCK_CLIENT_ID and VERIFICATION_MOCK_SECRET_KEY.',
   '--account ID:SECRET (repeatable, instead of --client-id/--secret-key) serves several accounts,',
   'each seeing only its own groups and reports; the first is the one the export lines name.',
+  "Each account's webhook deliveries are signed with its secret key, as the service signs them;",
+  "--account-webhook-secret ID:KEY (repeatable) signs that account's with KEY instead (a test of a",
+  'receiver that still accepts a rotated-away key).',
 ].join('\n');
 
 function integer(name: string, raw: string | undefined, fallback: number, min: number): number {
@@ -48,16 +51,38 @@ function isLoopback(host: string): boolean {
   return isIP(bare) === 4 && bare.startsWith('127.');
 }
 
-/** `--account ID:SECRET`: split at the first colon, so a secret may hold colons, a client id not. */
-function accountOption(raw: string): { clientId: string; secretKey: string } {
+/** `ID:SECRET`: split at the first colon, so a secret may hold colons, a client id not. */
+function idAndSecret(raw: string, option: string, shape: string): [string, string] {
   const colon = raw.indexOf(':');
   const clientId = colon < 0 ? '' : raw.slice(0, colon);
-  const secretKey = colon < 0 ? '' : raw.slice(colon + 1);
-  if (clientId === '' || secretKey === '') {
+  const secret = colon < 0 ? '' : raw.slice(colon + 1);
+  if (clientId === '' || secret === '') {
     // The value is not echoed: it holds a secret.
-    throw new Error(`--account must be ID:SECRET with both parts non-empty\n${USAGE}`);
+    throw new Error(`${option} must be ${shape} with both parts non-empty\n${USAGE}`);
   }
+  return [clientId, secret];
+}
+
+/** `--account ID:SECRET`. */
+function accountOption(raw: string): { clientId: string; secretKey: string } {
+  const [clientId, secretKey] = idAndSecret(raw, '--account', 'ID:SECRET');
   return { clientId, secretKey };
+}
+
+/** The accounts with their `--account-webhook-secret ID:KEY` overrides; an unknown ID is refused. */
+function withWebhookSecrets(
+  accounts: Array<{ clientId: string; secretKey: string; webhookSecret?: string }>,
+  raw: readonly string[] | undefined,
+): Array<{ clientId: string; secretKey: string; webhookSecret?: string }> {
+  for (const entry of raw ?? []) {
+    const [clientId, webhookSecret] = idAndSecret(entry, '--account-webhook-secret', 'ID:KEY');
+    const account = accounts.find((candidate) => candidate.clientId === clientId);
+    if (account === undefined) {
+      throw new Error(`--account-webhook-secret names ${clientId}, which no --account gives\n${USAGE}`);
+    }
+    account.webhookSecret = webhookSecret;
+  }
+  return accounts;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -95,6 +120,7 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
       'client-id': { type: 'string' },
       'secret-key': { type: 'string' },
       account: { type: 'string', multiple: true },
+      'account-webhook-secret': { type: 'string', multiple: true },
       'api-rent-unit': { type: 'string' },
       now: { type: 'string' },
       frozen: { type: 'boolean' },
@@ -114,7 +140,11 @@ export async function startMockBin(args: readonly string[], io: MockBinIO): Prom
     throw new Error(`--console cannot be combined with --no-console\n${USAGE}`);
   // The console is for whoever can reach the mock: on by default only where that is this machine.
   const serveConsole = values['no-console'] !== true && (values.console === true || isLoopback(host));
-  const accounts = values.account?.map(accountOption);
+  const given = values.account?.map(accountOption);
+  if (given === undefined && values['account-webhook-secret'] !== undefined)
+    throw new Error(`--account-webhook-secret needs the --account it names\n${USAGE}`);
+  const accounts =
+    given === undefined ? undefined : withWebhookSecrets(given, values['account-webhook-secret']);
   if (accounts !== undefined && (values['client-id'] !== undefined || values['secret-key'] !== undefined))
     throw new Error(`--account cannot be combined with --client-id or --secret-key\n${USAGE}`);
   // With --account, the environment's single pair is not used: the accounts are all given.

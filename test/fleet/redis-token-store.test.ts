@@ -56,6 +56,24 @@ describe('RedisTokenStore', () => {
     expect(ttl).toBeLessThanOrEqual(120_000);
   });
 
+  it('delete drops a client id’s token only while it is still the one named (a rotation, a 401), for every process', async () => {
+    const clientId = randomUUID();
+    const writer = new RedisTokenStore(connect());
+    const other = new RedisTokenStore(connect());
+    const expiresAt = Date.now() + 120_000;
+    await writer.set({ token: TOKEN, expiresAt, clientId });
+    // Another process saved a newer token: dropping the old one keeps it.
+    await other.delete(clientId, 'some-older-token');
+    expect(await writer.get(clientId)).toEqual({ token: TOKEN, expiresAt, clientId });
+    await other.delete(clientId, TOKEN);
+    expect(await writer.get(clientId)).toBeUndefined();
+    expect(await connect().exists(writer.keyFor(clientId))).toBe(0);
+    // A corrupt value is not a token: left alone.
+    await connect().set(writer.keyFor(clientId), 'not json', 'PX', 60_000);
+    await other.delete(clientId, TOKEN);
+    expect(await connect().get(writer.keyFor(clientId))).toBe('not json');
+  });
+
   it('reads a value that is not a token as no token, and refuses another client id’s token', async () => {
     const clientId = randomUUID();
     const redis = connect();

@@ -41,6 +41,13 @@ export interface AccountsServer {
   revokeNext(n: number): void;
   /** Answers the next API request of `clientId` 429 with `Retry-After: 2`. */
   rateLimitNext(clientId: string): void;
+  /**
+   * Rotates the secret key of `clientId` (as the vendor's console does): the old secret is refused
+   * from now on, and every token it minted is revoked (answered 401).
+   */
+  rotate(clientId: string, secretKey: string): void;
+  /** API requests that carried a token revoked by a rotation (each answered 401), per client id. */
+  rotatedTokenUses: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -54,6 +61,7 @@ export async function startAccountsServer(
   const secrets = new Map(accounts.map((account) => [account.clientId, account.secretKey]));
   const owners = new Map<string, { clientId: string; expiresAt: number }>();
   let toRevoke = 0;
+  const rotatedTokens = new Set<string>();
   const rateLimited = new Set<string>();
   let sequence = 0;
   const state: AccountsServer = {
@@ -69,6 +77,15 @@ export async function startAccountsServer(
     rateLimitNext(clientId) {
       rateLimited.add(clientId);
     },
+    rotate(clientId, secretKey) {
+      secrets.set(clientId, secretKey);
+      for (const [token, owner] of owners) {
+        if (owner.clientId !== clientId) continue;
+        owners.delete(token);
+        rotatedTokens.add(token);
+      }
+    },
+    rotatedTokenUses: new Map(),
     close: () => closeServer(server),
   };
   const send = (response: ServerResponse, status: number, body?: unknown, headers = {}) => {
@@ -103,6 +120,11 @@ export async function startAccountsServer(
     state.apiRequests++;
     const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
     const owner = owners.get(token);
+    if (rotatedTokens.has(token)) {
+      const subject = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'))
+        .sub as string;
+      state.rotatedTokenUses.set(subject, (state.rotatedTokenUses.get(subject) ?? 0) + 1);
+    }
     if (owner === undefined || owner.expiresAt <= now()) {
       send(response, 401, { error: 'unauthorized', message: 'Invalid or expired token' });
       return;

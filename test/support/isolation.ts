@@ -19,6 +19,16 @@ export class TableTokenStore implements TokenStore {
   async set(token: StoredToken): Promise<void> {
     this.rows.set(token.clientId, token);
   }
+
+  /** Tokens dropped through {@link delete}, in order. */
+  readonly deleted: string[] = [];
+
+  /** Drops `clientId`'s row if it still holds `token` (what `TokenStore.delete` asks). */
+  async delete(clientId: string, token: string): Promise<void> {
+    if (this.rows.get(clientId)?.token !== token) return;
+    this.rows.delete(clientId);
+    this.deleted.push(token);
+  }
 }
 
 /** Runs `run` over `items`, at most `size` at a time. */

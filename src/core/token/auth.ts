@@ -110,10 +110,22 @@ export class TokenManager implements TokenSource {
    * returns the JWT. `now` is the client's clock (epoch ms), so a test clock shared with the mock
    * sees tokens expire when the mock does.
    */
-  constructor(exchange: TokenExchange, logger: Logger, now: () => number) {
+  /**
+   * @param onRejected Called with a token the API rejected (after {@link invalidate} forgot it):
+   *   the client drops it from its token store there.
+   */
+  readonly #onRejected: ((token: string) => void) | undefined;
+
+  constructor(
+    exchange: TokenExchange,
+    logger: Logger,
+    now: () => number,
+    onRejected?: ((token: string) => void) | undefined,
+  ) {
     this.#exchange = exchange;
     this.#logger = logger;
     this.#now = now;
+    this.#onRejected = onRejected;
   }
 
   get(): Promise<string> {
@@ -134,6 +146,7 @@ export class TokenManager implements TokenSource {
       this.#token = undefined;
       this.#expiresAt = 0;
     }
+    this.#onRejected?.(token);
   }
 
   async #refresh(): Promise<string> {

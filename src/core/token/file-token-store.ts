@@ -85,9 +85,25 @@ export class FileTokenStore implements TokenStore {
   async set(token: StoredToken): Promise<void> {
     if (!isStoredToken(token)) throw new TypeError('FileTokenStore: set() takes a stored token.');
     const tokens = await this.#read();
+    tokens.set(token.clientId, { token: token.token, expiresAt: token.expiresAt, clientId: token.clientId });
+    await this.#write(tokens);
+  }
+
+  /**
+   * Drops the stored token of `clientId` if it is still `token` (a newer one another process saved
+   * stays), atomically as {@link set} writes. Nothing is written when the file does not hold it.
+   */
+  async delete(clientId: string, token: string): Promise<void> {
+    const tokens = await this.#read();
+    if (tokens.get(clientId)?.token !== token) return;
+    tokens.delete(clientId);
+    await this.#write(tokens);
+  }
+
+  /** Writes `tokens` (less the expired ones) over the file: a temporary file of mode 0600, then rename. */
+  async #write(tokens: Map<string, StoredToken>): Promise<void> {
     const now = Date.now();
     for (const [clientId, held] of tokens) if (held.expiresAt <= now) tokens.delete(clientId);
-    tokens.set(token.clientId, { token: token.token, expiresAt: token.expiresAt, clientId: token.clientId });
     await fs().mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     const temporary = `${this.path}.${process.pid}.${nodeBuiltin('node:crypto').randomUUID()}.tmp`;
     try {

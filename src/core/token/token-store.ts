@@ -33,6 +33,16 @@ export interface TokenStore {
   get(clientId: string): Promise<StoredToken | undefined>;
   /** Saves a freshly exchanged token under its `clientId`. */
   set(token: StoredToken): Promise<void>;
+  /**
+   * Drops the token saved for `clientId` if it is still `token` (another process may have saved a
+   * newer one since: keep that). The client calls it when the API rejects a token it had from
+   * the store (a 401), and when an account's secret key changes (`withOptions` with a new
+   * `secretKey` for a client id): a token minted with the old secret is then dropped wherever it
+   * is stored, not kept until it expires. Optional, so a store written before it still works; a
+   * store without it keeps such a token until it expires or is replaced. `FileTokenStore` and
+   * `RedisTokenStore` have it.
+   */
+  delete?(clientId: string, token: string): Promise<void>;
 }
 
 /** Whether `value` has the shape of a {@link StoredToken} (stores return whatever they hold). */
@@ -63,6 +73,25 @@ function reasonOf(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : 'unknown error';
 }
 
+/**
+ * Drops `token` of `clientId` from `store` (when the store can: {@link TokenStore.delete}); a
+ * failing store is logged and ignored, like a failing read.
+ */
+export async function dropStoredToken(
+  store: TokenStore,
+  clientId: string,
+  token: string,
+  logger: Logger,
+): Promise<void> {
+  if (typeof store.delete !== 'function') return;
+  try {
+    await store.delete(clientId, token);
+    logger.info('Dropped the access token from the token store', { clientId });
+  } catch (error) {
+    logger.warn(`The token store could not drop a rejected token (${reasonOf(error)}).`);
+  }
+}
+
 /** What {@link sharedTokenExchange} needs besides the store. */
 export interface SharedExchangeOptions {
   /** The client id; a stored token of another one is ignored. */
@@ -73,6 +102,11 @@ export interface SharedExchangeOptions {
   exchange: () => Promise<IssuedToken>;
   /** The client's clock, epoch ms: a stored token's remaining life is judged on it. */
   now: () => number;
+  /**
+   * The account's secret key changed (`withOptions` with a new one): the first refresh neither
+   * uses nor keeps the token stored for the client id, which the old secret minted.
+   */
+  rotated?: boolean | undefined;
 }
 
 /**
@@ -81,13 +115,18 @@ export interface SharedExchangeOptions {
  * refresh margin (60 s) left, and is not the token this process used last: a refresh happens
  * because that one is expiring or the API just rejected it.
  */
-export function sharedTokenExchange(
-  store: TokenStore,
-  options: SharedExchangeOptions,
-): () => Promise<IssuedToken> {
+export function sharedTokenExchange(store: TokenStore, options: SharedExchangeOptions): SharedTokenExchange {
   const now = options.now;
   let last: string | undefined;
-  return async () => {
+  let rotated = options.rotated === true;
+  /** A token the API rejected, dropped from the store before the next read of it. */
+  let rejected: string | undefined;
+  const next = async (): Promise<IssuedToken> => {
+    if (rejected !== undefined) {
+      const token = rejected;
+      rejected = undefined;
+      await dropStoredToken(store, options.clientId, token, options.logger);
+    }
     let stored: unknown;
     try {
       stored = await store.get(options.clientId);
@@ -95,6 +134,13 @@ export function sharedTokenExchange(
       options.logger.warn(
         `The token store could not be read (${reasonOf(error)}); exchanging a token instead.`,
       );
+    }
+    if (rotated) {
+      rotated = false;
+      if (isStoredToken(stored) && stored.clientId === options.clientId) {
+        await dropStoredToken(store, options.clientId, stored.token, options.logger);
+        stored = undefined;
+      }
     }
     if (
       isStoredToken(stored) &&
@@ -119,7 +165,22 @@ export function sharedTokenExchange(
     }
     return issued;
   };
+  return Object.assign(next, {
+    reject(token: string) {
+      rejected = token;
+    },
+  });
 }
+
+/**
+ * A token exchange shared through a store ({@link sharedTokenExchange}), told of the tokens the
+ * API rejects: the next refresh drops such a token from the store (if the store still holds it)
+ * before it reads the store.
+ */
+export type SharedTokenExchange = (() => Promise<IssuedToken>) & {
+  /** Marks `token` as rejected by the API (a 401). */
+  reject(token: string): void;
+};
 
 /**
  * `exchange` as the client uses it: unchanged without a store; with one, shared through it
@@ -132,12 +193,14 @@ export function withTokenStore(
   clientId: string,
   logger: Logger,
   now: () => number,
-): TokenExchange {
+  rotated = false,
+): TokenExchange & { reject?: (token: string) => void } {
   if (!store) return exchange;
   return sharedTokenExchange(store, {
     clientId,
     logger,
     now,
+    rotated,
     exchange: async () => {
       const issued = await exchange();
       if (typeof issued !== 'string') return issued;

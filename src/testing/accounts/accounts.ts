@@ -9,9 +9,17 @@
 export interface MockAccount {
   /** Client id the auth endpoint accepts for this account. */
   clientId: string;
-  /** Secret key of the account; also its webhook signing key unless `webhookSecret` is set. */
+  /**
+   * Secret key of the account; also the key its webhook deliveries are signed with, as the
+   * service signs them (docs/wire-contract.md §6: one secret per account, no separate webhook
+   * secret).
+   */
   secretKey: string;
-  /** Key the account's webhook deliveries are signed with (default: its `secretKey`). */
+  /**
+   * A test's override of the key the account's deliveries are signed with (default: its
+   * `secretKey`, as the service does): emulates a sender still signing with a key the receiver
+   * must accept during a rotation. The bin's `--account-webhook-secret ID:KEY`.
+   */
   webhookSecret?: string;
 }
 

@@ -13,7 +13,10 @@ import type { GroupViews, ReadonlyMockState, ReportControls } from './controls.j
 export interface MockControls {
   /** Client id of the mock's first (with `clientId` / `secretKey` options: only) account. */
   clientId: string;
-  /** Secret key of the first account; also its webhook signing key unless it has a `webhookSecret`. */
+  /**
+   * Secret key of the first account; also the key its webhook deliveries are signed with, as the
+   * service signs them (unless a test set its `webhookSecret`).
+   */
   secretKey: string;
   /** Every account the mock serves, the first first (copies). */
   accounts: MockAccount[];
