@@ -98,6 +98,28 @@ describe.each(MODES)('RedisCoordination on Redis ($name)', ({ nodes }) => {
     });
   });
 
+  it('renews a lease only while its fence is the newest, lapsed or not; a flushed key is lost', async () => {
+    const [holder, other] = [processCoordination(), processCoordination()];
+    const clientId = randomUUID();
+    const lease = await holder.acquireCreateLease(clientId, 'c-renew', 50);
+    if (!lease) throw new Error('no lease');
+    // Lapsed, but nobody took it: still the holder's, renewed on the server's clock.
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const renewed = await holder.renewCreateLease(lease, 60_000);
+    expect(renewed).toMatchObject({ fence: lease.fence });
+    expect(renewed?.expiresAt).toBeGreaterThan(lease.expiresAt);
+    expect(await other.acquireCreateLease(clientId, 'c-renew', 60_000)).toBeUndefined();
+    // The key lost (a FLUSHALL, a restart or failover that lost it): not renewed, and the next
+    // lease's fence is above the old one.
+    const admin = server.connect();
+    connections.push(admin);
+    await admin.del(`av:{${clientId}:c-renew}:create`);
+    expect(await holder.renewCreateLease(lease, 60_000)).toBeUndefined();
+    const next = await other.acquireCreateLease(clientId, 'c-renew', 60_000);
+    expect(next?.fence).toBeGreaterThan(lease.fence);
+    expect(await holder.recordCreateOutcome(lease, { state: 'created', id: 'grp_old' })).toBe(false);
+  });
+
   it('records outcomes a waiting process reads, and frees the key on release', async () => {
     const [holder, waiter] = [processCoordination(), processCoordination()];
     const clientId = randomUUID();
