@@ -40,6 +40,8 @@ export function outcomeOfFailure(error: unknown): CreateOutcome['state'] {
   // Any 4xx, a 429 (RateLimitError) included: the server refused it before creating anything.
   if (error instanceof APIError && error.status >= 400 && error.status < 500) return 'refused';
   if (error instanceof APIConnectionError && error.requestNotSent) return 'refused';
+  // Stopped before the request left; an earlier attempt of the call was refused, or none was sent.
+  if (error instanceof CreateLeaseLostError) return 'refused';
   return 'unresolved';
 }
 

@@ -22,6 +22,7 @@ import {
   RedisCoordinationError,
   runCommand,
 } from './connection.js';
+import { durabilityProblems } from './durability.js';
 import { checkKeyPrefix, clientKey, createKey } from './keys.js';
 import { PauseChannel } from './pause-channel.js';
 import {
@@ -55,8 +56,17 @@ export interface RedisCoordinationOptions {
    * Fences only grow within this time: keep it longer than any lease.
    */
   outcomeRetentionMs?: number | undefined;
-  /** Where problems of the pause subscription are reported (default: `console`, warnings and up). */
+  /**
+   * Where problems of the pause subscription, and a server that may lose what it was told, are
+   * reported (default: `console`, warnings and up).
+   */
   logger?: Logger | undefined;
+  /**
+   * Whether to read the server's persistence and eviction settings at the first lease and warn
+   * once when they may lose leases or outcomes (default `true`; docs/fleet.md, "What the promise
+   * needs from Redis").
+   */
+  checkDurability?: boolean | undefined;
 }
 
 function checkPart(value: unknown, name: string): string {
@@ -102,6 +112,8 @@ export class RedisCoordination implements Coordination {
   readonly #retentionMs: number;
   readonly #logger: Logger;
   readonly #pauses: PauseChannel;
+  /** Whether the server's settings are still to be read (once, at the first lease). */
+  #durabilityUnchecked: boolean;
 
   /**
    * @param redis An ioredis connection (`new Redis(...)` or `new Cluster(...)`), shared with your code.
@@ -126,6 +138,19 @@ export class RedisCoordination implements Coordination {
     );
     this.#logger = createLogger('warn', options.logger);
     this.#pauses = new PauseChannel(this.#redis, this.#timeoutMs, this.#logger);
+    this.#durabilityUnchecked = options.checkDurability !== false;
+  }
+
+  /** Reads the server's settings once, without delaying the lease, and warns if they may lose data. */
+  #checkDurability(): void {
+    if (!this.#durabilityUnchecked) return;
+    this.#durabilityUnchecked = false;
+    void durabilityProblems(this.#redis).then((problems) => {
+      if (problems === undefined || problems.length === 0) return;
+      this.#logger.warn(
+        `RedisCoordination: this Redis may lose what it was told (${problems.join('; ')}). A lease or outcome it loses can let a household be created twice; each such duplicate is reported, not prevented (docs/fleet.md, "What the promise needs from Redis").`,
+      );
+    });
   }
 
   #run<T>(operation: string, command: () => Promise<T>): Promise<T> {
@@ -144,6 +169,7 @@ export class RedisCoordination implements Coordination {
       checkPart(correlationId, 'correlationId'),
     );
     const ttl = checkTtl(ttlMs);
+    this.#checkDurability();
     const reply = await this.#run('acquireCreateLease', () =>
       ACQUIRE_LEASE.run(this.#redis, key, [ttl, this.#retentionMs]),
     );

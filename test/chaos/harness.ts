@@ -83,6 +83,13 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** When the test kept a worker stopped (SIGSTOP to SIGCONT), epoch ms. */
+export interface StoppedWindow {
+  pid: number | undefined;
+  from: number;
+  until: number;
+}
+
 /** How a scenario went, as it prints it. */
 export interface ChaosSummary {
   scenario: string;
@@ -122,6 +129,7 @@ export function summarize(
   households: readonly string[],
   reports: readonly ChaosWorkerReport[],
   leaseMs: number,
+  stopped?: StoppedWindow,
 ): ChaosSummary {
   const groups = groupsPerHousehold(mock, prefix);
   const results: ChaosCallResult[] = reports.flatMap((report) => report.results);
@@ -130,8 +138,16 @@ export function summarize(
     results.filter((result) => result.reports.length > 0).map((result) => result.household),
   );
   const warnings = reports.flatMap((report) => report.warnings);
+  // A call of the stopped process that spans its stop is long because the test stopped it, not
+  // because the SDK chose to wait.
+  const frozen = new Set(
+    reports
+      .filter((report) => report.pid === stopped?.pid)
+      .flatMap((report) => report.results)
+      .filter((result) => stopped && result.startedAt <= stopped.until && result.settledAt >= stopped.from),
+  );
   const silentLongCalls = results
-    .filter((result) => result.settledAt - result.startedAt > leaseMs)
+    .filter((result) => result.settledAt - result.startedAt > leaseMs && !frozen.has(result))
     .filter((result) => !warnings.some((warning) => warning.message.includes(`"${result.household}"`)))
     .map((result) => result.household);
   const errors: Record<string, number> = {};

@@ -66,10 +66,12 @@ describe.each<{ point: PausePoint }>([{ point: 'after-lookup' }, { point: 'after
         const stopped = await stoppedWorker(workers, 20_000);
         expect(stopped, `a worker stops at ${point} of ${target}`).toBeDefined();
         // Past the lease, and past the mock's keep-alive timeout (5 s): the socket it had is closed.
+        const from = Date.now();
         await sleep(LEASE_MS + 3_000);
         stopped?.child.kill('SIGCONT');
+        const window = { pid: stopped?.child.pid, from, until: Date.now() };
         const reports = await Promise.all(workers.map((worker) => worker.report));
-        const summary = summarize(`pause ${point}`, seed, mock, prefix, all, reports, LEASE_MS);
+        const summary = summarize(`pause ${point}`, seed, mock, prefix, all, reports, LEASE_MS, window);
 
         expect(summary.duplicates).toEqual([]);
         expect(summary.missing).toEqual([]);

@@ -98,6 +98,52 @@ describe.each(MODES)('RedisCoordination on Redis ($name)', ({ nodes }) => {
     });
   });
 
+  it('renews a lease only while its fence is the newest, lapsed or not; a flushed key is lost', async () => {
+    const [holder, other] = [processCoordination(), processCoordination()];
+    const clientId = randomUUID();
+    const lease = await holder.acquireCreateLease(clientId, 'c-renew', 50);
+    if (!lease) throw new Error('no lease');
+    // Lapsed, but nobody took it: still the holder's, renewed on the server's clock.
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    const renewed = await holder.renewCreateLease(lease, 60_000);
+    expect(renewed).toMatchObject({ fence: lease.fence });
+    expect(renewed?.expiresAt).toBeGreaterThan(lease.expiresAt);
+    expect(await other.acquireCreateLease(clientId, 'c-renew', 60_000)).toBeUndefined();
+    // The key lost (a FLUSHALL, a restart or failover that lost it): not renewed, and the next
+    // lease's fence is above the old one.
+    const admin = server.connect();
+    connections.push(admin);
+    await admin.del(`av:{${clientId}:c-renew}:create`);
+    expect(await holder.renewCreateLease(lease, 60_000)).toBeUndefined();
+    const next = await other.acquireCreateLease(clientId, 'c-renew', 60_000);
+    expect(next?.fence).toBeGreaterThan(lease.fence);
+    expect(await holder.recordCreateOutcome(lease, { state: 'created', id: 'grp_old' })).toBe(false);
+  });
+
+  it('warns once, at the first lease, when the server may lose leases and outcomes; not when told not to', async () => {
+    const logger = collectingLogger();
+    const redis = server.connect();
+    connections.push(redis);
+    const coordination = new RedisCoordination(redis, { logger });
+    coordinations.push(coordination);
+    await coordination.acquireCreateLease(randomUUID(), 'c-durable', 60_000);
+    await coordination.acquireCreateLease(randomUUID(), 'c-durable', 60_000);
+    await eventually('the warning', async () => (logger.lines.length > 0 ? true : undefined));
+    // The suite's redis-server runs without persistence (test/fleet/redis-server.ts).
+    expect(logger.lines).toEqual([
+      expect.stringContaining(
+        'RedisCoordination: this Redis may lose what it was told (appendonly is no, not yes: a restart loses every lease and outcome record; appendfsync is everysec, not always',
+      ),
+    ]);
+    const quiet = collectingLogger();
+    const unchecked = new RedisCoordination(redis, { logger: quiet, checkDurability: false });
+    coordinations.push(unchecked);
+    await unchecked.acquireCreateLease(randomUUID(), 'c-durable', 60_000);
+    await coordination.acquireCreateLease(randomUUID(), 'c-durable-2', 60_000);
+    expect(quiet.lines).toEqual([]);
+    expect(logger.lines).toHaveLength(1);
+  });
+
   it('records outcomes a waiting process reads, and frees the key on release', async () => {
     const [holder, waiter] = [processCoordination(), processCoordination()];
     const clientId = randomUUID();
