@@ -5,7 +5,7 @@
  * written owner-only.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -196,5 +196,32 @@ describe('point 1: the CLI beside a script written from the docs', () => {
           : join(home, '.local', 'state', 'applicant-verification', 'coordination');
       expect(existsSync(gate)).toBe(true);
     }
+  });
+});
+
+describe('point 7: files of names and emails', () => {
+  it('groups list --output writes a 0600 file from a real process; a shared state folder is reported, not tightened', async () => {
+    const dir = tempDir('av-seams-private-');
+    const shared = join(dir, 'shared-state');
+    mkdirSync(shared, { mode: 0o770 });
+    chmodSync(shared, 0o770);
+    const env = { VERIFICATION_STATE_DIR: shared };
+    const { path } = writeHouseholds(dir, 'private.csv', { households: 3, tag: 'seamsprivate' });
+    const created = await run(['groups', 'create', '--csv', path, ...ARGS], env);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toContain(
+      `the state directory ${shared} can be reached by other users (mode 770)`,
+    );
+    expect(statSync(shared).mode & 0o777).toBe(0o770);
+
+    const output = join(dir, 'groups.csv');
+    const listed = await run(
+      ['groups', 'list', '--format', 'csv', '--search', 'seamsprivate', '--output', output],
+      env,
+    );
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toBe('');
+    expect(statSync(output).mode & 0o777).toBe(0o600);
+    expect(readFileSync(output, 'utf8')).toContain('seamsprivate-1-0@example.com');
   });
 });

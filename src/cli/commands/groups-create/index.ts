@@ -357,6 +357,7 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   await checkWritableDir(dir, '--csv (journal and lock go beside it)');
   if (logPath !== '-') await checkWritableDir(dirname(logPath), '--log');
   const gate = await openGate(gateTarget, io, cliLogger(values, io, reporter));
+  for (const warning of gate.warnings) reporter.error(warning);
   let client: VerificationClient;
   try {
     // A create this run sends and loses track of is looked for as long as a killed run's would be.
