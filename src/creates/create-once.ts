@@ -241,8 +241,10 @@ class OnceCall {
     const recorded = await held.readOutcome();
     const found = this.#pick(await this.#lookup());
     if (found) {
-      const known = recorded?.state === 'created' && recorded.id === found.id;
-      if (!known) await held.record({ state: 'created', id: found.id });
+      const recordedThis = recorded?.state === 'created' && recorded.id === found.id;
+      if (!recordedThis) await held.record({ state: 'created', id: found.id });
+      // A writer on this gate made it: it recorded this group, or a create that may have made it.
+      const known = recordedThis || recorded?.state === 'unresolved';
       return { group: found, created: false, via: known ? 'gate' : 'lookup' };
     }
     const clock = this.#creates.clock;

@@ -69,7 +69,8 @@ describe('the create gate', () => {
       sdk.applicantGroups.createOnce(structuredClone(body)),
     ]);
     expect(mock.stats.count(CREATE)).toBe(1);
-    expect(once).toEqual({ group: created, created: false });
+    // The create recorded its group under the gate: createOnce knew it from there.
+    expect(once).toEqual({ group: created, created: false, via: 'gate' });
     expect(mock.outbox.forGroup(created.id)).toHaveLength(2);
     // createOnce said what it waited for.
     expect(
@@ -96,7 +97,7 @@ describe('the create gate', () => {
     const outcome = await coordination.readCreateOutcome(mock.clientId, 'GATE-3');
     expect(outcome).toMatchObject({ state: 'created', id: created.id });
     const once = await sdk.applicantGroups.createOnce(groupCreateBody('ana@example.com', 'GATE-3'));
-    expect(once).toEqual({ group: created, created: false });
+    expect(once).toEqual({ group: created, created: false, via: 'gate' });
     expect(mock.stats.count(CREATE)).toBe(1);
   });
 
@@ -150,7 +151,8 @@ describe('the create gate', () => {
     const group = await other.applicantGroups.create(body);
     await other.close();
     mock.clock.advance(2 * MINUTE);
-    expect(await sdk.applicantGroups.createOnce(body)).toEqual({ group, created: false });
+    // The gate held its unresolved create: the group is that writer's, on this gate.
+    expect(await sdk.applicantGroups.createOnce(body)).toEqual({ group, created: false, via: 'gate' });
     expect(mock.stats.count(CREATE)).toBe(1);
   });
 

@@ -411,7 +411,7 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
         );
       }
       // Only the account's own journal is written: the shared one says its torn line each run.
-      await Journal.acknowledgeTorn(journalPath, own);
+      await Journal.acknowledgeTorn(journalPath, own, startedAt);
       const previous = new Map([...shared.states, ...own.states]);
       outcome = await runBatch(client, households, {
         concurrency,
