@@ -10,6 +10,7 @@ export { formatPath } from './core/errors.js';
 export { isLogLevel } from './core/observability/log.js';
 export { maskText } from './core/observability/redact.js';
 export { mapSettled } from './core/results/batch.js';
+export { UNRESOLVED_RECHECK_MS } from './creates/create-once.js';
 export { MONTH_NAMES } from './helpers/dates.js';
 export { stateNameForCode } from './helpers/states.js';
 export { shownValue } from './households/shown.js';

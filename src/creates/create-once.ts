@@ -88,9 +88,9 @@ export interface CreateOnceDeps {
 /**
  * How long (ms) after an earlier create under the id ended unresolved `createOnce` keeps refusing
  * to send it: a group committed late shows within minutes; after this, an empty lookup means it
- * was never created.
+ * was never created. The command line adds it to the recorded time to say when a household can go.
  */
-const UNRESOLVED_RECHECK_MS = 10 * 60_000;
+export const UNRESOLVED_RECHECK_MS = 10 * 60_000;
 
 /** The call's result, with the possible duplicates it noticed when there are any. */
 function result(

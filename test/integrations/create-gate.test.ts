@@ -69,6 +69,7 @@ describe('the create gate', () => {
       sdk.applicantGroups.createOnce(structuredClone(body)),
     ]);
     expect(mock.stats.count(CREATE)).toBe(1);
+    // The create recorded its group under the gate: createOnce knew it from there.
     expect(once).toEqual({ group: created, created: false, via: 'gate' });
     expect(mock.outbox.forGroup(created.id)).toHaveLength(2);
     // createOnce said what it waited for.
@@ -150,7 +151,7 @@ describe('the create gate', () => {
     const group = await other.applicantGroups.create(body);
     await other.close();
     mock.clock.advance(2 * MINUTE);
-    // The holder recorded it unresolved on this gate before it stopped: the gate knew of it.
+    // The gate held its unresolved create: the group is that writer's, on this gate.
     expect(await sdk.applicantGroups.createOnce(body)).toEqual({ group, created: false, via: 'gate' });
     expect(mock.stats.count(CREATE)).toBe(1);
   });

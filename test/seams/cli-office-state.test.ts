@@ -5,7 +5,15 @@
  * written owner-only.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,10 +21,13 @@ import { createMockServer, type MockServer } from '../../src/testing/index.js';
 import {
   buildBin,
   correlationIds,
+  countCreated,
   expectExactlyOnce,
   HEADER_LINE,
+  readCsvRecords,
   spawnBin,
   tempDir,
+  until,
   writeHouseholds,
 } from '../cli/helpers.js';
 import { bundleForNode, removeBundle } from '../support/bundle.js';
@@ -196,5 +207,86 @@ describe('point 1: the CLI beside a script written from the docs', () => {
           : join(home, '.local', 'state', 'applicant-verification', 'coordination');
       expect(existsSync(gate)).toBe(true);
     }
+  });
+});
+
+describe('point 7: files of names and emails', () => {
+  it('groups list --output writes a 0600 file from a real process; a shared state folder is reported, not tightened', async () => {
+    const dir = tempDir('av-seams-private-');
+    const shared = join(dir, 'shared-state');
+    mkdirSync(shared, { mode: 0o770 });
+    chmodSync(shared, 0o770);
+    const env = { VERIFICATION_STATE_DIR: shared };
+    const { path } = writeHouseholds(dir, 'private.csv', { households: 3, tag: 'seamsprivate' });
+    const created = await run(['groups', 'create', '--csv', path, ...ARGS], env);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toContain(
+      `the state directory ${shared} can be reached by other users (mode 770)`,
+    );
+    expect(statSync(shared).mode & 0o777).toBe(0o770);
+
+    const output = join(dir, 'groups.csv');
+    const listed = await run(
+      ['groups', 'list', '--format', 'csv', '--search', 'seamsprivate', '--output', output],
+      env,
+    );
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toBe('');
+    expect(statSync(output).mode & 0o777).toBe(0o600);
+    expect(readFileSync(output, 'utf8')).toContain('seamsprivate-1-0@example.com');
+  });
+});
+
+describe('point 4: a killed run beside a slow server', () => {
+  it('the rerun says what it waits for and until when; a household left held says when it can go', async () => {
+    const dir = tempDir('av-seams-slow-');
+    const env = { VERIFICATION_STATE_DIR: join(dir, 'state') };
+    const { path } = writeHouseholds(dir, 'slow.csv', { households: 4, tag: 'seamsslow' });
+    const ids = await correlationIds(path);
+    // Every create is committed 4 s after it arrives: the killed run's are still in the server.
+    mock.faults.next(8, { commitDelayMs: 4_000 }, { method: 'POST', path: '/api/v1/applicant_groups' });
+    const creates = () =>
+      mock.stats.log().filter((entry) => entry.method === 'POST' && entry.url.endsWith('/applicant_groups'))
+        .length;
+    const before = creates();
+    const first = spawnBin(
+      bin,
+      ['groups', 'create', '--csv', path, '--concurrency', '4', '--timeout', '30', '-q'],
+      mock,
+      { env },
+    );
+    await until(() => creates() - before >= 4, 'four creates on their way');
+    first.child.kill('SIGKILL');
+    await first.result;
+    const rerun = await run(
+      ['groups', 'create', '--csv', path, '--grace', '1', '--timeout', '2', '--max-retries', '1'],
+      env,
+    );
+    mock.faults.clear();
+    const waits = rerun.stderr.split('\n').filter((line) => line.includes(': waiting until '));
+    expect(waits.length, rerun.stderr).toBeGreaterThan(0);
+    for (const line of waits)
+      expect(line).toMatch(
+        /household U-\d: waiting until \d{4}-\d\d-\d\dT[\d:.]+Z for the create an earlier run sent at /,
+      );
+    const results = readCsvRecords(
+      join(
+        dir,
+        readdirSync(dir)
+          .filter((name) => name.startsWith('slow.results.'))
+          .sort()
+          .at(-1) ?? '',
+      ),
+    );
+    for (const entry of results) {
+      if (entry.status === 'unresolved')
+        expect(Date.parse(entry.retry_after ?? '')).toBeGreaterThan(Date.now());
+      else expect(entry.retry_after).toBe('');
+    }
+    if (results.some((entry) => entry.status === 'unresolved'))
+      expect(rerun.stderr).toContain('are held by the gate until');
+    // Whatever the timing, nobody twice once the server has committed.
+    await until(() => countCreated(mock, ids) >= 4, 'the slow creates to commit', 20_000);
+    expect(countCreated(mock, ids)).toBe(4);
   });
 });

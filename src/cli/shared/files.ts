@@ -3,8 +3,10 @@
  * never replace what an earlier run wrote.
  */
 import { randomBytes } from 'node:crypto';
-import { access, rename, rm, writeFile } from 'node:fs/promises';
+import type { WriteStream } from 'node:fs';
+import { access, open, rename, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, parse, relative } from 'node:path';
+import { finished } from 'node:stream/promises';
 
 /**
  * Writes `data` to a temporary file beside `path`, then renames it into place. A rename is atomic
@@ -64,4 +66,42 @@ export async function writeNewFile(path: string, data: string, mode = 0o644): Pr
 export function displayPath(cwd: string, path: string): string {
   const rel = relative(cwd, path);
   return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? path : rel;
+}
+
+/** A file being written through a stream, owner-only from the first byte, that appears whole or not at all. */
+export interface PrivateFileStream {
+  /** Where the data goes until {@link PrivateFileStream.commit}. */
+  stream: WriteStream;
+  /** Ends the stream and renames the temporary file to the path asked for (replacing a file there). */
+  commit(): Promise<void>;
+  /** Ends the stream and removes the temporary file: nothing appears at the path. */
+  discard(): Promise<void>;
+}
+
+/**
+ * Opens a temporary file beside `path`, mode 0600 from its first byte (it holds applicants' names
+ * and emails), for a stream; {@link PrivateFileStream.commit} renames it into place, so a killed
+ * run leaves no half file and nobody else on the machine can read it at any moment.
+ */
+export async function openPrivateFile(path: string): Promise<PrivateFileStream> {
+  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  // Opened first, so a folder that refuses it fails here, not as a stream's unhandled error.
+  const handle = await open(temporary, 'wx', 0o600);
+  const stream = handle.createWriteStream();
+  const end = async () => {
+    if (!stream.writableFinished && !stream.destroyed) stream.end();
+    await finished(stream).catch(() => {});
+  };
+  return {
+    stream,
+    commit: async () => {
+      stream.end();
+      await finished(stream);
+      await rename(temporary, path);
+    },
+    discard: async () => {
+      await end();
+      await rm(temporary, { force: true });
+    },
+  };
 }

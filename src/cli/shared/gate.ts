@@ -13,7 +13,7 @@ import type { Redis } from 'ioredis';
 import { describeError, UsageError } from '../errors.js';
 import type { CliIO } from './io.js';
 import { loadRedisModules, type RedisModules } from './redis-modules.js';
-import { prepareDir, type StateDir, stateDirOf } from './state-dir.js';
+import { looseStateWarning, prepareDir, type StateDir, stateDirOf } from './state-dir.js';
 
 /** Where a run's gate is, as the options say (checked, nothing opened yet). */
 export type GateTarget =
@@ -42,6 +42,8 @@ export interface Gate {
   where: string;
   /** Closes what the gate opened (the Redis connection); call after the client is closed. */
   close(): Promise<void>;
+  /** Warnings to print before anything is sent (a state folder other users can reach). */
+  warnings: string[];
 }
 
 /** A Redis URL as a message may show it: a value with `@` may hold a password, so it is not shown. */
@@ -133,8 +135,13 @@ export async function openGate(
 ): Promise<Gate> {
   if (target.kind === 'file') {
     const dir = target.stateDir.coordinationPath;
-    await prepareDir(dir, target.stateDir.setBy);
-    return { coordination: new FileCoordination(dir), where: dir, close: async () => {} };
+    const loose = await prepareDir(dir, target.stateDir.setBy, [target.stateDir.path, dir]);
+    return {
+      coordination: new FileCoordination(dir),
+      where: dir,
+      close: async () => {},
+      warnings: loose.map(looseStateWarning),
+    };
   }
   const modules = await loadRedis(io.loadRedis ?? loadRedisModules, target.setBy);
   const redis = await connectRedis(modules, target);
@@ -146,5 +153,6 @@ export async function openGate(
       coordination.close();
       await redis.quit().catch(() => redis.disconnect());
     },
+    warnings: [],
   };
 }

@@ -7,7 +7,7 @@
  * `XDG_STATE_HOME` counts), else `~/.local/state/applicant-verification`.
  */
 import { constants } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
+import { access, mkdir, stat } from 'node:fs/promises';
 import { commandLineStateDir } from 'applicant-verification';
 import { describeError, UsageError } from '../errors.js';
 import type { CliIO } from './io.js';
@@ -35,13 +35,30 @@ export function stateDirOf(flag: string | undefined, io: Pick<CliIO, 'env' | 'cw
 /**
  * Creates `dir` (and missing parents, owner-only) and checks that it can be written, before
  * anything is sent: a gate that cannot be kept must be found out before 300 people are invited.
- * An existing folder keeps its mode, so a folder several users share stays shared.
+ * An existing folder keeps its mode, so a folder several users share stays shared; the folders of
+ * `dirs` that other users can reach (group or other bits) are returned with their modes, for the
+ * caller to report.
  */
-export async function prepareDir(dir: string, setBy: string): Promise<void> {
+export async function prepareDir(
+  dir: string,
+  setBy: string,
+  dirs: readonly string[] = [dir],
+): Promise<Array<{ path: string; mode: number }>> {
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     await access(dir, constants.W_OK);
   } catch (error) {
     throw new UsageError(`${setBy}: cannot write to the directory ${dir}: ${describeError(error)}`);
   }
+  const loose: Array<{ path: string; mode: number }> = [];
+  for (const path of dirs) {
+    const mode = (await stat(path)).mode & 0o777;
+    if ((mode & 0o077) !== 0) loose.push({ path, mode });
+  }
+  return loose;
+}
+
+/** The warning for a state folder other users can reach: reported, never tightened behind their back. */
+export function looseStateWarning({ path, mode }: { path: string; mode: number }): string {
+  return `warning: the state directory ${path} can be reached by other users (mode ${mode.toString(8)}): it records which households were created. A folder several users share on purpose (docs/cli.md) is left as it is; if it is not shared, chmod 700 ${path}`;
 }

@@ -14,7 +14,7 @@
 import { constants } from 'node:fs';
 import { access, readFile } from 'node:fs/promises';
 import { dirname, parse as parsePath, resolve } from 'node:path';
-import { ConfigurationError, type VerificationClient } from 'applicant-verification';
+import { ConfigurationError, type Coordination, type VerificationClient } from 'applicant-verification';
 import {
   type ColumnSpec,
   HOUSEHOLD_COLUMNS,
@@ -23,7 +23,7 @@ import {
   parseHouseholds,
 } from 'applicant-verification/households';
 import { isRentUnit } from 'applicant-verification/schemas';
-import { stateNameForCode } from '../../../internal.js';
+import { stateNameForCode, UNRESOLVED_RECHECK_MS } from '../../../internal.js';
 import {
   AUTH_FAILED_MESSAGE,
   describeError,
@@ -229,6 +229,7 @@ function invalidResults(plan: ParsedHouseholds): HouseholdResult[] {
       .filter((problem) => problem.householdKey === key || lines.includes(problem.line))
       .map(problemLine)
       .join('; '),
+    retry_after: '',
   }));
 }
 
@@ -246,6 +247,25 @@ function headerProblems(plan: ParsedHouseholds, shown: string, decisionMakerGive
     return [`${shown} has no decision_maker column: pass --decision-maker NAME`];
   }
   return [];
+}
+
+/**
+ * Sets `retry_after` on each unresolved result whose create the gate recorded unresolved: the gate
+ * holds it back until UNRESOLVED_RECHECK_MS after that record (a group committed late still shows).
+ */
+async function setHoldTimes(
+  results: HouseholdResult[],
+  coordination: Coordination,
+  clientId: string,
+): Promise<void> {
+  for (const result of results) {
+    if (result.status !== 'unresolved' || result.correlation_id === '') continue;
+    const record = await coordination
+      .readCreateOutcome(clientId, result.correlation_id)
+      .catch(() => undefined);
+    if (record?.state !== 'unresolved') continue;
+    result.retry_after = new Date(record.recordedAt + UNRESOLVED_RECHECK_MS).toISOString();
+  }
 }
 
 /** Runs `groups create`. */
@@ -357,6 +377,7 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   await checkWritableDir(dir, '--csv (journal and lock go beside it)');
   if (logPath !== '-') await checkWritableDir(dirname(logPath), '--log');
   const gate = await openGate(gateTarget, io, cliLogger(values, io, reporter));
+  for (const warning of gate.warnings) reporter.error(warning);
   let client: VerificationClient;
   try {
     // A create this run sends and loses track of is looked for as long as a killed run's would be.
@@ -390,7 +411,7 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
         );
       }
       // Only the account's own journal is written: the shared one says its torn line each run.
-      await Journal.acknowledgeTorn(journalPath, own);
+      await Journal.acknowledgeTorn(journalPath, own, startedAt);
       const previous = new Map([...shared.states, ...own.states]);
       outcome = await runBatch(client, households, {
         concurrency,
@@ -419,6 +440,8 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
           return journal;
         },
       });
+      // Households the gate still holds back: when each can go (in the log and the summary).
+      await setHoldTimes(outcome.results, gate.coordination, clientId);
     } finally {
       await journal?.close();
       await lock.release();
@@ -492,9 +515,21 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
     `${counts.join(', ')}, of ${households.length + invalid.length} household(s). Log: ${logShown}`,
   );
   if (fatalError !== undefined && isAuthFailure(fatalError)) return EXIT_AUTH;
+  const held = results
+    .map((result) => result.retry_after)
+    .filter((time) => time !== '')
+    .sort();
+  if (held.length > 0) {
+    const last = held.at(-1) ?? '';
+    reporter.note(
+      `${held.length} unresolved household(s) are held by the gate until ${held[0]}${held.length > 1 && held[0] !== last ? ` to ${last}` : ''} (${UNRESOLVED_RECHECK_MS / 60_000} minutes after their create may have reached the server, in case its group still appears); a rerun before then only looks them up. Each one's time is in the log's retry_after column.`,
+    );
+  }
   if (summary.failed + summary.unresolved + stopped > 0 && fatalError === undefined) {
     reporter.note(
-      'Run the same command again to finish: existing groups are found, nobody is invited twice.',
+      held.length > 0
+        ? `Run the same command again after ${held.at(-1)} to finish them: existing groups are found, nobody is invited twice.`
+        : 'Run the same command again to finish: existing groups are found, nobody is invited twice.',
     );
   }
   if (summary.conflict > 0) return EXIT_CONFLICT;

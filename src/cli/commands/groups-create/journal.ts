@@ -229,15 +229,15 @@ export class Journal {
 
   /**
    * Ends a torn last line that {@link readJournal} found and appends a `torn` line acknowledging
-   * it, so that the next line appended is not glued to it and later runs do not report it again.
-   * Call under the batch's lock.
+   * it (at `at`, the run's start), so that the next line appended is not glued to it and later
+   * runs do not report it again. Call under the batch's lock.
    */
-  static async acknowledgeTorn(path: string, read: JournalRead): Promise<void> {
+  static async acknowledgeTorn(path: string, read: JournalRead, at: Date): Promise<void> {
     if (read.tornLine === undefined) return;
     const journal = await Journal.open(path);
     try {
       if (read.unterminated) await journal.#write('\n');
-      await journal.append({ type: 'torn', at: new Date().toISOString(), line: read.tornLine });
+      await journal.append({ type: 'torn', at: at.toISOString(), line: read.tornLine });
     } finally {
       await journal.close();
     }

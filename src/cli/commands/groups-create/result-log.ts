@@ -49,6 +49,11 @@ export interface HouseholdResult {
   applicants: number;
   /** Why it failed or conflicts; empty otherwise. */
   error: string;
+  /**
+   * For an `unresolved` household the gate still holds back: when (ISO time) a rerun can create it
+   * if its group has not appeared by then. Empty otherwise (a rerun may go at once).
+   */
+  retry_after: string;
 }
 
 /** Columns of the CSV log, in order. */
@@ -60,6 +65,7 @@ export const RESULT_COLUMNS = [
   'group_id',
   'applicants',
   'error',
+  'retry_after',
 ] as const satisfies readonly (keyof HouseholdResult)[];
 
 /** Counts per status. */

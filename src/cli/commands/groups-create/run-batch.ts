@@ -35,6 +35,7 @@ import { BatchStop, describeError, describeRowError, InterruptedError } from '..
 import type { CliIO } from '../../shared/io.js';
 import type { Reporter } from '../../shared/progress.js';
 import { inFlight } from '../../shared/shutdown.js';
+import { safeCell } from '../../shared/terminal.js';
 import { type Conflict, describeConflict, findConflict } from './conflicts.js';
 import { isUnsettled, type Journal, type JournalOutcome, type JournalState } from './journal.js';
 import type { HouseholdResult, HouseholdStatus } from './result-log.js';
@@ -103,6 +104,7 @@ function resultOf(household: Household, status: HouseholdStatus, groupId = '', e
     group_id: groupId,
     applicants: household.lines.length,
     error,
+    retry_after: '',
   };
 }
 
@@ -217,13 +219,19 @@ export async function runBatch(
   const pause = (ms: number) =>
     io.clock ? io.clock.sleep(ms, stop.signal) : delay(ms, undefined, { signal: stop.signal });
 
-  // One lookup; for a create still unsettled, more until its grace window has passed.
+  // One lookup; for a create still unsettled, more until its grace window has passed, saying what
+  // it waits for and until when (a silent "check 0/183" for half a minute reads as a hang).
   const lookup = async (id: string, state: JournalState | undefined): Promise<ApplicantGroup | undefined> => {
     const unsettled = state !== undefined && isUnsettled(state);
     // A create an earlier run left unsettled is looked up afresh, not read from the listing.
     let group = unsettled ? await client.applicantGroups.findByCorrelationId(id, request) : await find(id);
     if (group || !state || !unsettled) return group;
     const deadline = (state.sentAt ?? 0) + graceMs;
+    if (now() < deadline) {
+      reporter.note(
+        `household ${safeCell(state.householdKey)}: waiting until ${new Date(deadline).toISOString()} for the create an earlier run sent at ${new Date(state.sentAt ?? 0).toISOString()} to appear (--grace ${graceMs / 1000} s: the server may still be committing it)`,
+      );
+    }
     while (!group && now() < deadline) {
       await pause(Math.max(1, Math.min(POLL_MS, deadline - now())));
       // The listing was read once: a group that appears later is seen by a lookup of its own.

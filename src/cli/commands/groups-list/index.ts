@@ -1,8 +1,12 @@
 /** `groups list`: every group matching the filters, all pages, streamed to stdout. */
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import type { ApplicantGroupListParams } from 'applicant-verification';
 import { EXIT_OK, UsageError } from '../../errors.js';
 import { COMMON_HELP, expectPositionals, parseCommand, timeOption } from '../../shared/args.js';
 import { connect } from '../../shared/connection.js';
+import { displayPath, openPrivateFile, type PrivateFileStream } from '../../shared/files.js';
 import { type CliIO, write } from '../../shared/io.js';
 import { progressMode, Reporter } from '../../shared/progress.js';
 import { groupFilterOf } from './filter.js';
@@ -26,11 +30,14 @@ Filters:
   --created-before TIME  same forms
 
   --format FORMAT        table (default; * marks an expired group), json (one array), csv
+  --output FILE          write to FILE, created readable by you only (mode 0600: it holds
+                         applicants' names and emails), replaced whole once the list is done;
+                         stdout otherwise (a shell's "> file" makes a file others can read)
 
 ${COMMON_HELP}
 
 Examples:
-  applicant-verification groups list --status completed --format csv > completed.csv
+  applicant-verification groups list --status completed --format csv --output completed.csv
   applicant-verification groups list --expired --created-after 2026-01-01
   applicant-verification groups list --created-after 2026-01-01 --format json | jq length`;
 
@@ -43,6 +50,7 @@ const OPTIONS = {
   'created-after': { type: 'string' },
   'created-before': { type: 'string' },
   format: { type: 'string', default: 'table' },
+  output: { type: 'string' },
 } as const;
 
 /** Runs `groups list`. */
@@ -67,16 +75,41 @@ export async function groupsList(args: readonly string[], io: CliIO): Promise<nu
   if (after !== undefined) params.created_after = after;
   if (before !== undefined) params.created_before = before;
 
+  if (values.output !== undefined && values.output.trim() === '') {
+    throw new UsageError('--output needs a file name, got ""');
+  }
+  const outputPath = values.output === undefined ? undefined : resolve(io.cwd, values.output);
+  if (outputPath !== undefined) await checkWritableDir(dirname(outputPath));
+
   const reporter = new Reporter(io.stderr, { mode: progressMode(io.stderr, values.quiet ?? false) });
   const client = await connect(values, io, reporter);
+  let file: PrivateFileStream | undefined;
   try {
-    const writer = createGroupWriter(format, io.stdout);
+    file = outputPath === undefined ? undefined : await openPrivateFile(outputPath);
+    const writer = createGroupWriter(format, file?.stream ?? io.stdout);
+    let count = 0;
     for await (const group of client.applicantGroups.list(params, { signal: io.signal })) {
-      if (filter.keep(group)) await writer.write(group);
+      if (!filter.keep(group)) continue;
+      await writer.write(group);
+      count++;
     }
     await writer.end();
+    if (file && outputPath !== undefined) {
+      await file.commit();
+      reporter.note(`${count} group(s) written to ${displayPath(io.cwd, outputPath)} (mode 0600)`);
+    }
     return EXIT_OK;
   } finally {
+    await file?.discard();
     await client.close();
+  }
+}
+
+async function checkWritableDir(dir: string): Promise<void> {
+  try {
+    if (!(await stat(dir)).isDirectory()) throw new Error('not a directory');
+    await access(dir, constants.W_OK);
+  } catch {
+    throw new UsageError(`--output: cannot write to the directory ${dir}`);
   }
 }
