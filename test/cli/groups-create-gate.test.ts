@@ -5,7 +5,7 @@
  * (a bad URL, ioredis missing, Redis unreachable). Two real processes at once are in
  * test/seams/cli-two-runs.test.ts.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -24,6 +24,7 @@ import {
   countCreated,
   expectExactlyOnce,
   householdBodies,
+  REPO,
   runCli,
   startCli,
   tempDir,
@@ -326,6 +327,25 @@ describe('commandLineStateDir and commandLineCoordination: the folder the comman
       expect(readdirSync(resolved.coordinationPath).length, setBy).toBeGreaterThan(0);
       expect(commandLineCoordination({ env, stateDir }).dir).toBe(resolved.coordinationPath);
     }
+  });
+
+  it("docs/cli.md's script is, line for line, the one the seams suite runs beside the command line", () => {
+    const docs = readFileSync(join(REPO, 'docs/cli.md'), 'utf8');
+    const start = docs.indexOf('**Scripts join the same gate**');
+    const block = /\n( *)```ts\n([\s\S]*?)\n\1```/.exec(docs.slice(start));
+    const indent = block?.[1] ?? '';
+    const snippet = (block?.[2] ?? '')
+      .split('\n')
+      .map((line) => line.slice(indent.length))
+      .filter((line) => !line.startsWith('import '))
+      .join('\n')
+      .trim();
+    const worker = readFileSync(join(REPO, 'test/seams/docs-script-worker.ts'), 'utf8');
+    const body = worker.slice(worker.indexOf('const client = new VerificationClient(')).trim();
+    expect(snippet).toBe(body);
+    expect(docs.slice(start, start + 2_000)).toContain(
+      "import { commandLineCoordination, VerificationClient } from 'applicant-verification';",
+    );
   });
 
   it('commandLineCoordination refuses when the command line would use Redis (VERIFICATION_COORDINATION)', () => {

@@ -193,6 +193,7 @@ describe('point 1: the CLI beside a script written from the docs', () => {
         run(['groups', 'create', '--csv', path, ...ARGS], env),
         runScript(dir, env),
       ]);
+      mock.faults.clear();
       expect(scripted.code, scripted.stderr).toBe(0);
       expect(cli.code, cli.stderr).toBe(0);
       expectExactlyOnce(mock, ids);
@@ -244,6 +245,7 @@ describe('point 4: a killed run beside a slow server', () => {
     const { path } = writeHouseholds(dir, 'slow.csv', { households: 4, tag: 'seamsslow' });
     const ids = await correlationIds(path);
     // Every create is committed 4 s after it arrives: the killed run's are still in the server.
+    mock.faults.clear();
     mock.faults.next(8, { commitDelayMs: 4_000 }, { method: 'POST', path: '/api/v1/applicant_groups' });
     const creates = () =>
       mock.stats.log().filter((entry) => entry.method === 'POST' && entry.url.endsWith('/applicant_groups'))
