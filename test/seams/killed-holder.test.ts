@@ -157,9 +157,11 @@ describe('a process killed (SIGKILL) while it holds FileCoordination leases and 
         // nobody knows whether it exists.
         expect(mock.stats.count(CREATE)).toBe(1);
         if (!(result instanceof GroupMayHaveBeenCreatedError)) {
+          // The killed holder recorded its create unresolved on this gate: the gate knew of it.
           expect(result).toEqual({
             group: expect.objectContaining({ correlation_id: body.correlation_id }),
             created: false,
+            via: 'gate',
           });
         }
         // Once the held create has committed, the mock holds one group of this household.
