@@ -23,11 +23,6 @@ export interface AccountRoot<C> {
   withOptions(options: DerivedClientOptions): C;
 }
 
-/** What a registry closes: the clients it built. */
-interface Closable {
-  close(): Promise<void>;
-}
-
 /** Options of {@link AccountRegistry}. */
 export interface AccountRegistryOptions {
   /**
@@ -69,7 +64,12 @@ interface Held<C> {
  * const results = await accounts.each(clientIds, (client) => countChanges(client), { concurrency: 4 });
  * ```
  */
-export class AccountRegistry<C extends Closable> {
+export class AccountRegistry<
+  C extends {
+    /** Closes the client: the registry calls it when it drops or rebuilds an account's client. */
+    close(): Promise<void>;
+  },
+> {
   readonly #root: AccountRoot<C>;
   readonly #credentials: AccountRegistryOptions['credentials'];
   readonly #max: number;

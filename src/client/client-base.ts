@@ -265,12 +265,7 @@ export class ClientBase {
    * @throws {ConfigurationError} for a `clientId`, `secretKey` or `accessToken` option, or any
    *   option an ordinary client refuses.
    */
-  static platformRoot<C extends ClientBase>(
-    this: new (
-      options: ClientOptions,
-    ) => C,
-    options: PlatformRootOptions,
-  ): C {
+  static platformRoot<C>(this: new (options: ClientOptions) => C, options: PlatformRootOptions): C {
     buildingPlatformRoot = true;
     try {
       return new this(options as ClientOptions);
