@@ -21,6 +21,7 @@ import {
   type VerificationClient,
 } from '../../src/index.js';
 import { createMockServer, createTestClock, type MockServer } from '../../src/testing/index.js';
+import { createTickingClientClock } from '../../src/testing/state/clock.js';
 import { groupCreateBody, oakCourtBody } from '../support/bodies.js';
 import { around, warningsLogger } from '../support/coordination.js';
 import { caught } from '../support/exposure.js';
@@ -30,14 +31,20 @@ const CREATE = 'POST /api/v1/applicant_groups';
 const GROUPS = '/api/v1/applicant_groups';
 const MINUTE = 60_000;
 
-/** A client of `mock` on its test clock and `coordination`, whose warnings are kept. */
+/**
+ * A client of `mock` on `coordination`, whose warnings are kept. Its clock is the mock's test
+ * clock, whose sleeps advance it at once; `realWaits` gives one that waits in real time as the
+ * mock ticks, for calls racing each other's requests: on the test clock, a waiter's polls would
+ * advance time past the holder's lease while the holder's request is still on the wire.
+ */
 function watchedClient(
   mock: MockServer,
   coordination: Coordination,
+  realWaits = false,
 ): { client: VerificationClient; warnings: string[] } {
   const log = warningsLogger();
   const client = clientFor(mock, {
-    clock: createTestClock(mock.clock),
+    clock: realWaits ? createTickingClientClock(mock.clock) : createTestClock(mock.clock),
     coordination,
     logger: log.logger,
     logLevel: 'warn',
@@ -63,6 +70,8 @@ describe('the create gate', () => {
   });
 
   it('create and createOnce of one household at once: one group, createOnce finds the one create made', async () => {
+    await sdk.close();
+    ({ client: sdk, warnings } = watchedClient(mock, coordination, true));
     const body = groupCreateBody('ana@example.com', 'GATE-1');
     const [created, once] = await Promise.all([
       sdk.applicantGroups.create(body),
@@ -81,6 +90,8 @@ describe('the create gate', () => {
   });
 
   it('create keeps its meaning under the gate: a second create of the id makes a new group, after the first', async () => {
+    await sdk.close();
+    ({ client: sdk } = watchedClient(mock, coordination, true));
     const body = groupCreateBody('ana@example.com', 'GATE-2');
     const [first, second] = await Promise.all([
       sdk.applicantGroups.create(body),
