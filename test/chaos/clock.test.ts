@@ -7,14 +7,12 @@
  * "settled long ago": nothing is sent twice. docs/fault-model.md, "Clock ahead or behind" and
  * "Server commits late".
  */
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer } from '../../src/testing/index.js';
 import { eventually } from '../fleet/eventually.js';
 import { type RedisServer, startRedisServer } from '../fleet/redis-server.js';
-import { bundleForNode, removeBundle } from '../support/bundle.js';
 import type { ChaosWorkerConfig } from './chaos-worker.js';
-import { leaseMsOf, seedOf, sleep, startWorker, summarize } from './harness.js';
+import { chaosWorkerBundle, leaseMsOf, seedOf, sleep, startWorker, summarize } from './harness.js';
 
 const HOUSEHOLDS = 20;
 const TIMING = { timeoutMs: 1_000, deadlineMs: 2_000, graceMs: 500 };
@@ -23,16 +21,14 @@ const LEASE_MS = leaseMsOf(TIMING);
 const COMMIT_DELAY_MS = 8_000;
 const MINUTES_11 = 11 * 60_000;
 
-let bundle: string;
+const chaosWorker = chaosWorkerBundle();
 let redis: RedisServer;
 
 beforeAll(async () => {
-  bundle = await bundleForNode(fileURLToPath(new URL('./chaos-worker.ts', import.meta.url)), 'chaos-worker');
   redis = await startRedisServer();
 });
 
 afterAll(async () => {
-  if (bundle) removeBundle(bundle);
   await redis?.close();
 });
 
@@ -61,12 +57,12 @@ describe.each([
         { method: 'POST', path: '/api/v1/applicant_groups' },
       );
       const firstStart = Date.now() + 300;
-      const first = await startWorker(bundle, mock, config(firstStart)).report;
+      const first = await startWorker(chaosWorker.path, mock, config(firstStart)).report;
       expect(first.results.every((result) => result.error?.name === 'GroupMayHaveBeenCreatedError')).toBe(
         true,
       );
 
-      const second = await startWorker(bundle, mock, config(Date.now() + 300), offsetMs).report;
+      const second = await startWorker(chaosWorker.path, mock, config(Date.now() + 300), offsetMs).report;
       // Every held create commits: then the count is final.
       await sleep(Math.max(0, firstStart + COMMIT_DELAY_MS + 2_000 - Date.now()));
       await eventually(

@@ -7,11 +7,31 @@
 import { type ChildProcess, execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import type { MockServer } from '../../src/testing/index.js';
+import { bundleForNode, removeBundle } from '../support/bundle.js';
 import { expose } from '../support/exposure.js';
 import type { ChaosCallResult, ChaosWorkerConfig, ChaosWorkerReport } from './chaos-worker.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The chaos worker bundled once for the calling file's tests (its `beforeAll`) and removed after
+ * them (its `afterAll`): call it at the top of a file, read `path` inside a test.
+ */
+export function chaosWorkerBundle(): { readonly path: string } {
+  const bundle = { path: '' };
+  beforeAll(async () => {
+    bundle.path = await bundleForNode(
+      fileURLToPath(new URL('./chaos-worker.ts', import.meta.url)),
+      'chaos-worker',
+    );
+  });
+  afterAll(() => {
+    if (bundle.path) removeBundle(bundle.path);
+  });
+  return bundle;
+}
 
 /** A worker started by {@link startWorker}: its process and the report it prints at the end. */
 export interface RunningWorker {

@@ -6,29 +6,34 @@
  * resumes it once the lease has lapsed and the job's second run has come by. docs/fault-model.md,
  * "Process paused".
  */
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer } from '../../src/testing/index.js';
 import { type RedisServer, startRedisServer } from '../fleet/redis-server.js';
-import { bundleForNode, removeBundle } from '../support/bundle.js';
 import type { ChaosWorkerConfig, PausePoint } from './chaos-worker.js';
-import { leaseMsOf, seeded, seedOf, sleep, startWorker, stoppedWorker, summarize } from './harness.js';
+import {
+  chaosWorkerBundle,
+  leaseMsOf,
+  seeded,
+  seedOf,
+  sleep,
+  startWorker,
+  stoppedWorker,
+  summarize,
+} from './harness.js';
 
 const PROCESSES = 4;
 const HOUSEHOLDS = 24;
 const TIMING = { timeoutMs: 1_000, deadlineMs: 2_000, graceMs: 500 };
 const LEASE_MS = leaseMsOf(TIMING);
 
-let bundle: string;
+const chaosWorker = chaosWorkerBundle();
 let redis: RedisServer;
 
 beforeAll(async () => {
-  bundle = await bundleForNode(fileURLToPath(new URL('./chaos-worker.ts', import.meta.url)), 'chaos-worker');
   redis = await startRedisServer();
 });
 
 afterAll(async () => {
-  if (bundle) removeBundle(bundle);
   await redis?.close();
 });
 
@@ -61,7 +66,7 @@ describe.each<{ point: PausePoint }>([{ point: 'after-lookup' }, { point: 'after
             ...TIMING,
             pause: { household: target, point, claim: `chaos:pause:${prefix}:${seed}` },
           };
-          return startWorker(bundle, mock, config);
+          return startWorker(chaosWorker.path, mock, config);
         });
         const stopped = await stoppedWorker(workers, 20_000);
         expect(stopped, `a worker stops at ${point} of ${target}`).toBeDefined();

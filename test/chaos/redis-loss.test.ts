@@ -9,15 +9,13 @@
  * above the old ones, so no stale holder's write passes. docs/fault-model.md, "Redis flushed" and
  * "Redis restarted without persistence".
  */
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMockServer } from '../../src/testing/index.js';
 import { eventually } from '../fleet/eventually.js';
 import { type RedisServer, startRedisServer } from '../fleet/redis-server.js';
-import { bundleForNode, removeBundle } from '../support/bundle.js';
 import type { ChaosWorkerConfig } from './chaos-worker.js';
-import { leaseMsOf, seeded, seedOf, sleep, startWorker, summarize } from './harness.js';
+import { chaosWorkerBundle, leaseMsOf, seeded, seedOf, sleep, startWorker, summarize } from './harness.js';
 
 const PROCESSES = 4;
 const HOUSEHOLDS = 24;
@@ -26,15 +24,7 @@ const LEASE_MS = leaseMsOf(TIMING);
 const CREATE = { method: 'POST', path: '/api/v1/applicant_groups' };
 const CREATE_ROUTE = 'POST /api/v1/applicant_groups';
 
-let bundle: string;
-
-beforeAll(async () => {
-  bundle = await bundleForNode(fileURLToPath(new URL('./chaos-worker.ts', import.meta.url)), 'chaos-worker');
-});
-
-afterAll(() => {
-  if (bundle) removeBundle(bundle);
-});
+const chaosWorker = chaosWorkerBundle();
 
 function householdsOf(prefix: string, index: number): string[] {
   const half = HOUSEHOLDS / 2;
@@ -105,7 +95,7 @@ describe.each<{ name: string; loss: Loss }>([
           startAt,
           ...TIMING,
         };
-        return startWorker(bundle, mock, config);
+        return startWorker(chaosWorker.path, mock, config);
       });
       const creates = (n: number) =>
         eventually(`${n} creates received`, async () =>
