@@ -41,9 +41,16 @@ export function mockHandlers(mock: Pick<MockApi, 'baseUrl' | 'handle'>): HttpHan
  * ```
  *
  * `mock.client()` works here too, but sends through `mock.fetch`, around msw.
+ *
+ * Webhook deliveries go through `globalThis.fetch`, read at each attempt, so msw intercepts them:
+ * the receiver is an msw handler (`http.post('https://receiver.example.test/hooks', ...)`), or a
+ * host your `onUnhandledRequest` lets through. `webhookFetch` overrides it.
  */
 export function createMockApi(options: MockApiOptions = {}): MswMockApi {
-  const mock = createCoreMockApi(options);
+  const mock = createCoreMockApi({
+    webhookFetch: (input, init) => globalThis.fetch(input, init),
+    ...options,
+  });
   return Object.assign(mock, { handlers: mockHandlers(mock) });
 }
 

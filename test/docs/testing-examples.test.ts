@@ -7,6 +7,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { transform } from 'esbuild';
+import * as msw from 'msw';
 import * as mswNode from 'msw/node';
 import { describe, expect, it } from 'vitest';
 import * as sdk from '../../src/index.js';
@@ -21,6 +22,7 @@ const MODULES: Readonly<Record<string, object>> = {
   'applicant-verification': sdk,
   'applicant-verification/testing': testing,
   'applicant-verification/testing/msw': testingMsw,
+  msw,
   'msw/node': mswNode,
   'node:assert/strict': assert,
 };

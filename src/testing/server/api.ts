@@ -91,6 +91,14 @@ export interface MockApiOptions {
   /** Webhook retry policy (default 3 attempts, 50 ms doubling). */
   webhookRetry?: Partial<WebhookRetryOptions>;
   /**
+   * How webhook deliveries are sent: a `fetch` called for every attempt (a POST of the signed
+   * body, redirects not followed). Default: undici on a private agent, over the real network even
+   * while msw intercepts `fetch`; the msw entry's `createMockApi` defaults to `globalThis.fetch`,
+   * read at each attempt, so an msw handler can be the receiver (docs/testing.md, "Webhooks
+   * under msw"). An in-process receiver is a function: `(url, init) => receiver(new Request(url, init))`.
+   */
+  webhookFetch?: typeof fetch;
+  /**
    * How the mock reads an applicant-group create's `monthly_rent`: `'dollars'` (default, the
    * interface spec) or `'cents'` (the service's own reference), to try a client's `apiRentUnit`
    * against either. Screening groups always take dollars.
@@ -193,6 +201,7 @@ export function buildMockApi(
     (account) => accounts.webhookSecretOf(account),
     { ...DEFAULT_WEBHOOK_RETRY, ...options.webhookRetry },
     webhookFaults,
+    options.webhookFetch,
   );
   const closing = new AbortController();
   // Every delayed response listens for close; many concurrent latency faults are normal here.

@@ -4,8 +4,10 @@
  * the webhook secret of the account owning the group: its `webhookSecret`, else its secret key). Deliveries to one URL go out one at a time, in event order, retried
  * with doubling backoff (real timers, small delays) when the receiver fails.
  *
- * Sent with undici's `request` on a private Agent: real network traffic even when msw
- * intercepts `fetch` in the same process, so a test's receiver sees what a server would.
+ * Sent with undici's `request` on a private Agent by default: real network traffic even when msw
+ * intercepts `fetch` in the same process, so a test's receiver sees what a server would. Given a
+ * `fetch` (the mock's `webhookFetch` option; the msw entry's default is `globalThis.fetch`, read
+ * at each attempt), every attempt goes through it instead, so msw's handlers can be the receiver.
  */
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -105,11 +107,15 @@ export const DEFAULT_WEBHOOK_RETRY: WebhookRetryOptions = { attempts: 3, baseDel
  */
 export const signWebhookBody: (body: string, secretKey: string) => string = signWebhook;
 
-/** Creates the deliverer of one mock; `secretOf` names the signing key of an account's deliveries. */
+/**
+ * Creates the deliverer of one mock; `secretOf` names the signing key of an account's deliveries.
+ * `through`, when given, makes every attempt (a POST with the signed body) instead of undici.
+ */
 export function createWebhookDeliverer(
   secretOf: (account: string) => string,
   retry: WebhookRetryOptions,
   faults?: WebhookFaultInjector,
+  through?: typeof fetch,
 ): WebhookDeliverer {
   const records: DeliveryRecord[] = [];
   // Events a reorder fault holds back, per receiver: sent after the receiver's next event.
@@ -125,17 +131,41 @@ export function createWebhookDeliverer(
   // Bun's `undici` module has a stub Agent (no dispatch, no close): its `request` goes without one.
   const ownAgent = typeof Agent.prototype.dispatch === 'function';
 
+  const headersOf = (record: DeliveryRecord): Record<string, string> => ({
+    'content-type': 'application/json',
+    'user-agent': 'applicant-verification-mock',
+    [WEBHOOK_SIGNATURE_HEADER]: record.signature,
+  });
+
+  // One attempt through the given fetch: redirects are answers, as undici's `request` treats them.
+  async function attemptByFetch(record: DeliveryRecord, fetchImpl: typeof fetch): Promise<boolean> {
+    try {
+      const response = await fetchImpl(record.url, {
+        method: 'POST',
+        body: record.body,
+        headers: headersOf(record),
+        redirect: 'manual',
+        signal: stop.signal,
+      });
+      await response.arrayBuffer();
+      record.status = response.status;
+      delete record.error;
+      return response.status >= 200 && response.status < 300;
+    } catch (error) {
+      record.status = null;
+      record.error = error instanceof Error ? error.message : String(error);
+      return false;
+    }
+  }
+
   async function attempt(record: DeliveryRecord): Promise<boolean> {
+    if (through) return attemptByFetch(record, through);
     if (ownAgent) agent ??= new Agent({ keepAliveTimeout: 1_000, headersTimeout: 5_000, bodyTimeout: 5_000 });
     try {
       const response = await request(record.url, {
         method: 'POST',
         body: record.body,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'applicant-verification-mock',
-          [WEBHOOK_SIGNATURE_HEADER]: record.signature,
-        },
+        headers: headersOf(record),
         ...(agent ? { dispatcher: agent } : {}),
         signal: stop.signal,
       });
