@@ -3,9 +3,11 @@
 // package-lock.json pins, never what the registry calls newest today: an upstream release must not
 // turn CI red (ioredis 6.1.0 did, through a consumer that installed `ioredis` without a version).
 //
-//   node .ci/lockfile-pins.mjs consumer DIR TARBALL [PEER ...]
-//     writes DIR/package.json's dependencies (the tarball, each PEER at the lockfile's version) and
-//     `overrides` pinning every package the lockfile resolves for them, nested copies included;
+//   node .ci/lockfile-pins.mjs consumer DIR TARBALL [PEER ...] [--with DEV ...]
+//     writes DIR/package.json's dependencies (the tarball, each PEER at the lockfile's version, and
+//     each DEV, one of our devDependencies a check's project also needs, such as express for the
+//     docs' snippets) and `overrides` pinning every package the lockfile resolves for them, nested
+//     copies included;
 //   node .ci/lockfile-pins.mjs check DIR
 //     walks DIR/node_modules and fails on any package whose version the lockfile does not hold;
 //   node .ci/lockfile-pins.mjs version NAME
@@ -97,7 +99,7 @@ function overridesFor(paths) {
   return overrides;
 }
 
-function consumer(dir, tarball, peers) {
+function consumer(dir, tarball, peers, devs = []) {
   const runtime = Object.keys(manifest.dependencies ?? {});
   const pinnedPeers = Object.fromEntries(
     peers.map((peer) => {
@@ -106,10 +108,15 @@ function consumer(dir, tarball, peers) {
       return [peer, entries[`node_modules/${peer}`]?.version ?? fail(`${peer} is not in package-lock.json`)];
     }),
   );
+  for (const dev of devs) {
+    if (!(dev in (manifest.devDependencies ?? {})))
+      fail(`${dev} (--with) is not a devDependency of the repository`);
+    pinnedPeers[dev] = entries[`node_modules/${dev}`]?.version ?? fail(`${dev} is not in package-lock.json`);
+  }
   const file = join(dir, 'package.json');
   const project = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   project.dependencies = { [manifest.name]: `file:${resolve(tarball)}`, ...pinnedPeers };
-  project.overrides = overridesFor(closure([...runtime, ...peers]));
+  project.overrides = overridesFor(closure([...runtime, ...peers, ...devs]));
   writeFileSync(file, `${JSON.stringify(project, null, 2)}\n`);
   console.log(
     `${dir}: ${manifest.name} from the tarball; ${
@@ -160,8 +167,15 @@ function check(dir) {
 }
 
 const [command, ...args] = process.argv.slice(2);
-if (command === 'consumer' && args.length >= 2) consumer(args[0], args[1], args.slice(2));
+const withAt = args.indexOf('--with');
+if (command === 'consumer' && args.length >= 2 && withAt !== 0 && withAt !== 1)
+  consumer(
+    args[0],
+    args[1],
+    args.slice(2, withAt === -1 ? undefined : withAt),
+    withAt === -1 ? [] : args.slice(withAt + 1),
+  );
 else if (command === 'check' && args.length === 1) check(args[0]);
 else if (command === 'version' && args.length === 1)
   console.log(entries[`node_modules/${args[0]}`]?.version ?? fail(`${args[0]} is not in package-lock.json`));
-else fail('usage: consumer DIR TARBALL [PEER ...] | check DIR | version NAME');
+else fail('usage: consumer DIR TARBALL [PEER ...] [--with DEV ...] | check DIR | version NAME');

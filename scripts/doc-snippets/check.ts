@@ -2,7 +2,7 @@
  * Type-checks the docs' snippets (extract.ts) with the TypeScript compiler, strict, each as a
  * module of its own in a scratch project under `.tmp/doc-snippets/`, where the package's names
  * (`applicant-verification`, `/testing`, `/testing/msw`, `/redis`, `/schemas`, `/households`,
- * `/openapi.json`) resolve to the sources, as the repository's tsconfig.json maps them. A
+ * `/openapi.json`) resolve to the sources or to a package's declarations (targets.ts). A
  * `fragment` gets, on its first line, an import of the names it uses from the preludes
  * (prelude/: the page's own, then common.ts): the client, ids and stores the text around it
  * introduces.
@@ -11,6 +11,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import type { Snippet } from './extract.js';
+import type { PackageTargets } from './targets.js';
 
 /** A snippet as a file of the scratch project. */
 export interface SnippetFile {
@@ -28,17 +29,6 @@ export interface SnippetError {
   where: string;
   message: string;
 }
-
-/** The package's names and where they point in the repository. */
-const PACKAGE_PATHS: Readonly<Record<string, string>> = {
-  'applicant-verification': 'src/index.ts',
-  'applicant-verification/testing': 'src/testing/index.ts',
-  'applicant-verification/testing/msw': 'src/testing/msw.ts',
-  'applicant-verification/redis': 'src/redis/index.ts',
-  'applicant-verification/schemas': 'src/schemas/index.ts',
-  'applicant-verification/households': 'src/households/index.ts',
-  'applicant-verification/openapi.json': 'openapi.json',
-};
 
 /** The names a prelude exports: its `export declare`d names and its re-exports. */
 export function preludeNames(prelude: string): string[] {
@@ -104,9 +94,9 @@ export function namesUsed(code: string, names: readonly string[]): string[] {
 }
 
 /** The scratch project's compiler options: strict, as a user's `tsc --init` project is. */
-export function compilerOptions(root: string): ts.CompilerOptions {
+export function compilerOptions(root: string, dir: string, targets: PackageTargets): ts.CompilerOptions {
   const paths: Record<string, string[]> = {};
-  for (const [name, target] of Object.entries(PACKAGE_PATHS)) paths[name] = [join(root, target)];
+  for (const [name, target] of Object.entries(targets.types)) paths[name] = [target];
   return {
     target: ts.ScriptTarget.ES2022,
     lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
@@ -122,7 +112,10 @@ export function compilerOptions(root: string): ts.CompilerOptions {
     skipLibCheck: true,
     noEmit: true,
     types: ['node'],
-    typeRoots: [join(root, 'node_modules/@types')],
+    // The project's own @types first (a consumer project's, in --scratch), then the repository's.
+    typeRoots: [join(dir, '../node_modules/@types'), join(root, 'node_modules/@types')].filter((path) =>
+      existsSync(path),
+    ),
     paths,
   };
 }
@@ -146,10 +139,15 @@ export function writeSnippetFiles(root: string, dir: string, snippets: readonly 
 }
 
 /** Compiles the files in one program; the errors found in them, placed in their pages. */
-export function typeCheck(root: string, files: readonly SnippetFile[]): SnippetError[] {
+export function typeCheck(
+  root: string,
+  dir: string,
+  targets: PackageTargets,
+  files: readonly SnippetFile[],
+): SnippetError[] {
   const program = ts.createProgram(
     files.map((file) => file.path),
-    compilerOptions(root),
+    compilerOptions(root, dir, targets),
   );
   const errors: SnippetError[] = [];
   for (const diagnostic of program.getOptionsDiagnostics()) {

@@ -1,6 +1,6 @@
 /**
  * Runs the `run` snippets, each in a process of its own (`node --import tsx`) with the scratch
- * project's tsconfig.json mapping the package's names to the sources, against a fresh mock server:
+ * project's tsconfig.json mapping the package's names (targets.ts), against a fresh mock server:
  * `VERIFICATION_BASE_URL`, `VERIFICATION_CLIENT_ID` and `VERIFICATION_SECRET_KEY` name it, as a
  * user's environment names the API. `VERIFICATION_STATE_DIR` is a folder of the scratch project,
  * and `households.csv` there is `examples/households.csv`. A snippet must exit 0 by itself: one
@@ -11,6 +11,7 @@ import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMockServer } from '../../src/testing/index.js';
 import type { SnippetFile } from './check.js';
+import type { PackageTargets } from './targets.js';
 
 /** How long a snippet may take before it is stopped as one that never exits. */
 const EXIT_WITHIN_MS = 60_000;
@@ -26,16 +27,9 @@ export interface RunResult {
   ms: number;
 }
 
-/** The scratch project's tsconfig.json: the package's names to the sources, for tsx. */
-function writeRuntimeConfig(root: string, dir: string): void {
-  const paths = {
-    'applicant-verification': [join(root, 'src/index.ts')],
-    'applicant-verification/testing': [join(root, 'src/testing/index.ts')],
-    'applicant-verification/testing/msw': [join(root, 'src/testing/msw.ts')],
-    'applicant-verification/redis': [join(root, 'src/redis/index.ts')],
-    'applicant-verification/schemas': [join(root, 'src/schemas/index.ts')],
-    'applicant-verification/households': [join(root, 'src/households/index.ts')],
-  };
+/** The scratch project's tsconfig.json: the package's names to `code`, for tsx. */
+function writeRuntimeConfig(dir: string, code: Readonly<Record<string, string>>): void {
+  const paths = Object.fromEntries(Object.entries(code).map(([name, file]) => [name, [file]]));
   const config = {
     compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', paths },
   };
@@ -48,7 +42,8 @@ async function runOne(dir: string, file: SnippetFile): Promise<RunResult> {
   const stateDir = join(dir, `state-${file.snippet.line}`);
   mkdirSync(stateDir, { recursive: true });
   try {
-    const child = spawn(process.execPath, ['--import', 'tsx', file.path], {
+    // tsx from the repository: a consumer project (--scratch) need not install it.
+    const child = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), file.path], {
       cwd: dir,
       env: {
         ...process.env,
@@ -84,13 +79,14 @@ async function runOne(dir: string, file: SnippetFile): Promise<RunResult> {
   }
 }
 
-/** Runs `files`, two at a time, in the scratch project `dir`. */
+/** Runs `files`, two at a time, in the scratch project `dir`, the package's names loading `targets.code`. */
 export async function runSnippets(
   root: string,
   dir: string,
+  targets: PackageTargets,
   files: readonly SnippetFile[],
 ): Promise<RunResult[]> {
-  writeRuntimeConfig(root, dir);
+  writeRuntimeConfig(dir, targets.code);
   copyFileSync(join(root, 'examples/households.csv'), join(dir, 'households.csv'));
   const results: RunResult[] = [];
   const queue = [...files];

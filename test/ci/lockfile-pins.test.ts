@@ -80,6 +80,24 @@ describe('.ci/lockfile-pins.mjs consumer: a project pinned to package-lock.json'
     });
   });
 
+  it('adds a devDependency named after --with at the lockfile version, and refuses one the repository lacks', () => {
+    const dir = project();
+    const run = pins('consumer', dir, '/tmp/sdk.tgz', 'msw', '--with', 'express', '@types/express');
+    expect(run.status).toBe(0);
+    const written = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    expect(written.dependencies).toEqual({
+      'applicant-verification': 'file:/tmp/sdk.tgz',
+      msw: pinned('msw'),
+      express: pinned('express'),
+      '@types/express': pinned('@types/express'),
+    });
+    expect(written.overrides.express).toMatchObject({ '.': pinned('express') });
+    expect(written.overrides['body-parser']).toBe(pinned('body-parser'));
+    const refused = pins('consumer', project(), '/tmp/sdk.tgz', '--with', 'left-pad');
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('left-pad (--with) is not a devDependency of the repository');
+  });
+
   it('refuses a peer the package does not declare, before writing anything', () => {
     const dir = project();
     const run = pins('consumer', dir, '/tmp/sdk.tgz', 'express');
