@@ -83,6 +83,7 @@ export function namesUsed(code: string, names: readonly string[]): string[] {
       declared.add(
         part
           .trim()
+          .replace(/^type\s+/, '')
           .split(/\s+as\s+/)
           .pop() ?? '',
       );

@@ -149,9 +149,10 @@ describe('extractSnippets', () => {
 
 describe('fragments and the preludes', () => {
   it('imports the prelude names a fragment uses, never one it declares or imports, nor a property', () => {
-    const names = ['client', 'groupId', 'store', 'express', 'report'];
+    const names = ['client', 'groupId', 'store', 'express', 'report', 'GroupStore', 'Token'];
     const code = [
       "import express from 'express';",
+      "import { type GroupStore, type StoredToken as Token } from 'applicant-verification';",
       'const { report } = await read();',
       'const page = await client.applicantGroups.list();',
       'page.store; // a property, not the name',
