@@ -12,6 +12,11 @@ import { type CreateOnceOptions, type CreateOnceResult, createOnce } from '../cr
 import { type ApplicantGroupCreateOptions, rentFloorApplies } from '../creates/create-options.js';
 import type { Creates } from '../creates/creates.js';
 import { GroupNotFoundError } from '../creates/errors.js';
+import {
+  type DuplicateHousehold,
+  type FindDuplicatesParams,
+  findDuplicates,
+} from '../creates/find-duplicates.js';
 import { recoveryLookup } from '../creates/group-lookup.js';
 import { groupCreateRecovery } from '../creates/unresolved.js';
 import {
@@ -258,6 +263,19 @@ export class ApplicantGroups extends APIResource {
       body,
       options,
     );
+  }
+
+  /**
+   * Every household with more than one live group among the groups created in the period (all
+   * pages, read once; the pages are not kept): the reconcile pass for duplicates nobody reported,
+   * such as those whose process died (docs/fault-model.md, "A duplicate was reported"). A household
+   * is a correlation id with the same applicants, rent and unit; an expired group never counts,
+   * so a re-invitation beside an expired group is not a duplicate. Sorted by correlation id, each
+   * household's groups newest first. A bad `createdAfter` / `createdBefore` (milliseconds, an
+   * invalid Date) is a `RequestValidationError` naming it, before any I/O.
+   */
+  findDuplicates(params?: FindDuplicatesParams, options?: RequestOptions): Promise<DuplicateHousehold[]> {
+    return findDuplicates((query, listOptions) => this.list(query, listOptions), params, options);
   }
 
   /**
