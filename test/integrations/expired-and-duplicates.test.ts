@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type AlertTraceEvent,
   type Coordination,
+  GroupMayHaveBeenCreatedError,
   InProcessCoordination,
   type PossibleDuplicate,
   TRACE_STEP_CHANNELS,
@@ -20,6 +21,7 @@ import {
 import { createMockServer, createTestClock, type MockServer } from '../../src/testing/index.js';
 import { groupCreateBody } from '../support/bodies.js';
 import { around } from '../support/coordination.js';
+import { caught } from '../support/exposure.js';
 import { clientFor } from '../support/mock-client.js';
 
 const CREATE = 'POST /api/v1/applicant_groups';
@@ -138,6 +140,38 @@ describe('expired groups and duplicate reports', () => {
     expect(plain).toEqual({ group: reinvited.group, created: false, via: 'gate' });
     expect(mock.stats.count(CREATE)).toBe(2);
     expect(groupsOf('EXP-5')).toHaveLength(2);
+  });
+
+  it('a re-invitation that ended unresolved holds the household back 10 minutes, then it is expired again', async () => {
+    const sdk = client();
+    const body = groupCreateBody('ana@example.com', 'EXP-6');
+    const first = await sdk.applicantGroups.createOnce(body);
+    mock.clock.advance(15 * DAY);
+    // The re-invitation's answer is a 503: nobody knows whether it was created (it was not).
+    mock.faults.next(1, { status: 503 }, { method: 'POST', path: GROUPS });
+    const lost = await caught(sdk.applicantGroups.createOnce(body, { reinviteExpired: true, maxRetries: 0 }));
+    expect(lost).toBeInstanceOf(GroupMayHaveBeenCreatedError);
+    expect(await base.readCreateOutcome(mock.clientId, 'EXP-6')).toMatchObject({ state: 'unresolved' });
+    // A plain call does not call the household expired while a re-invitation may exist; a
+    // re-inviting call does not send it again.
+    expect(await caught(sdk.applicantGroups.createOnce(body))).toBeInstanceOf(GroupMayHaveBeenCreatedError);
+    expect(await caught(sdk.applicantGroups.createOnce(body, { reinviteExpired: true }))).toBeInstanceOf(
+      GroupMayHaveBeenCreatedError,
+    );
+    expect(mock.stats.count(CREATE)).toBe(2);
+    // Past the unresolved rule's 10 minutes its group never appeared: expired again, and a
+    // re-invitation may go.
+    mock.clock.advance(11 * 60_000);
+    expect(await sdk.applicantGroups.createOnce(body)).toMatchObject({
+      group: { id: first.group.id },
+      created: false,
+      via: 'lookup',
+      expired: true,
+    });
+    const again = await sdk.applicantGroups.createOnce(body, { reinviteExpired: true });
+    expect(again).toMatchObject({ created: true, reinvitationOf: first.group.id });
+    expect(mock.stats.count(CREATE)).toBe(3);
+    expect(groupsOf('EXP-6')).toHaveLength(2);
   });
 
   it("plain create's recovery lookup that finds two live groups reports them: listener, alert channel", async () => {
