@@ -5,9 +5,10 @@
  * and journal), which no duplicate report counts; a household with two live groups is a possible
  * duplicate in the summary and on its row.
  */
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { journalLine } from '../../src/cli/commands/groups-create/journal.js';
 import type { VerificationClient } from '../../src/index.js';
 import { createMockServer, createTestClock, type MockServer } from '../../src/testing/index.js';
 import { clientFor } from '../support/mock-client.js';
@@ -124,6 +125,39 @@ describe('groups create: expired groups and duplicates', () => {
       clock: createTestClock(mock.clock),
     });
     expect(duplicates.code).toBe(0);
+  });
+
+  it('a re-invitation a killed run sent is found live, not called expired', async () => {
+    const { path } = writeHouseholds(dir, 'killed.csv', { households: 2 });
+    const ids = await correlationIds(path);
+    expect((await run(['--csv', path])).code).toBe(0);
+    const expiredU1 = groupsByKey(mock, ids).get('U-1')?.[0];
+    mock.clock.advance(15 * DAY);
+    // A --reinvite-expired run was killed after journaling U-1's create; its group was committed.
+    const body = (await householdBodies(path)).get('U-1');
+    if (!body) throw new Error('no body for U-1');
+    appendFileSync(
+      join(dir, `killed.${mock.clientId}.journal.jsonl`),
+      `${journalLine({
+        type: 'sending',
+        at: new Date(mock.clock.now()).toISOString(),
+        household_key: 'U-1',
+        correlation_id: ids.get('U-1') ?? '',
+        batch_id: '',
+        line: 2,
+      })}\n`,
+    );
+    await using sdk = disposable(clientFor(mock, { clock: createTestClock(mock.clock) }));
+    const reinvited = await sdk.client.applicantGroups.createOnce(body, { reinviteExpired: true });
+    expect(reinvited.reinvitationOf).toBe(expiredU1?.id);
+    const rerun = await run(['--csv', path, '--log', join(dir, 'killed.json')]);
+    expect(rerun.stderr).toContain('0 created, 1 already existed, 1 expired, 0 failed, of 2 household(s).');
+    expect(
+      readLog('killed.json').results.map((row) => [row.household_key, row.status, row.group_id]),
+    ).toEqual([
+      ['U-1', 'skipped_existing', reinvited.group.id],
+      ['U-2', 'expired', groupsByKey(mock, ids).get('U-2')?.[0]?.id],
+    ]);
   });
 
   it('a household with two live groups: "1 possible duplicate(s)", the other group on its row', async () => {

@@ -220,6 +220,13 @@ export async function runBatch(
     if (liveGroups(groups).length > 1) duplicates.set(id, groups);
     return householdGroup(groups);
   };
+  // One request: the household's live group under the id (else its newest expired one).
+  const lookUpAfresh = async (id: string): Promise<ApplicantGroup | undefined> =>
+    householdGroup(
+      (await client.applicantGroups.list({ correlation_id: id }, request)).items.filter(
+        (group) => group.correlation_id === id,
+      ),
+    );
   // The command's own polls keep the time the SDK keeps: `io.clock` when a test passes one.
   const now = () => io.clock?.now() ?? Date.now();
   const pause = (ms: number) =>
@@ -230,18 +237,19 @@ export async function runBatch(
   const lookup = async (id: string, state: JournalState | undefined): Promise<ApplicantGroup | undefined> => {
     const unsettled = state !== undefined && isUnsettled(state);
     // A create an earlier run left unsettled is looked up afresh, not read from the listing.
-    let group = unsettled ? await client.applicantGroups.findByCorrelationId(id, request) : await find(id);
-    if (group || !state || !unsettled) return group;
+    let group = unsettled ? await lookUpAfresh(id) : await find(id);
+    if ((group && !group.is_expired) || !state || !unsettled) return group;
     const deadline = (state.sentAt ?? 0) + graceMs;
     if (now() < deadline) {
       reporter.note(
         `household ${safeCell(state.householdKey)}: waiting until ${new Date(deadline).toISOString()} for the create an earlier run sent at ${new Date(state.sentAt ?? 0).toISOString()} to appear (--grace ${graceMs / 1000} s: the server may still be committing it)`,
       );
     }
-    while (!group && now() < deadline) {
+    // An expired group beside an unsettled create: that create was a re-invitation, waited for too.
+    while ((!group || group.is_expired) && now() < deadline) {
       await pause(Math.max(1, Math.min(POLL_MS, deadline - now())));
       // The listing was read once: a group that appears later is seen by a lookup of its own.
-      group = await client.applicantGroups.findByCorrelationId(id, request);
+      group = await lookUpAfresh(id);
     }
     return group;
   };
