@@ -324,11 +324,14 @@ class OnceCall {
       const onGate = known || recorded?.state === 'unresolved';
       return result(live, false, held, { via: onGate ? 'gate' : 'lookup' });
     }
-    // The household's groups have all expired: the one recorded is the expired one, not a create
-    // still to show (a re-invitation sent and unresolved is recorded unresolved, and waited for).
-    const knownExpired = expired !== undefined && recorded?.state === 'created' && recorded.id === expired.id;
-    if (expired && !this.#reinviteExpired && (knownExpired || recorded?.state !== 'unresolved')) {
+    // No live group. A group recorded as created that the lookup shows (expired now) is settled;
+    // one it does not show yet, or a create recorded unresolved (a re-invitation, say), may still
+    // appear as the household's live group, and is waited for below, never passed over.
+    const recordedShows = recorded?.state === 'created' && groups.some((group) => group.id === recorded.id);
+    const pending = recorded !== undefined && recorded.state !== 'refused' && !recordedShows;
+    if (expired && !this.#reinviteExpired && !pending) {
       // Never counted as the household's live group without saying so; never re-invited unasked.
+      const knownExpired = recorded?.state === 'created' && recorded.id === expired.id;
       return result(expired, false, held, { via: knownExpired ? 'gate' : 'lookup', expired: true });
     }
     // Every age is the coordination's (its own clock: Redis's TIME), never this process's clock
@@ -337,7 +340,7 @@ class OnceCall {
     // An unresolved create long past is settled by the lookup above: its group never appeared.
     const settledLongAgo =
       recorded?.state === 'unresolved' && age !== undefined && age > UNRESOLVED_RECHECK_MS;
-    if (recorded && recorded.state !== 'refused' && !settledLongAgo && !knownExpired) {
+    if (recorded && pending && !settledLongAgo) {
       // An earlier create under this id: its group has not shown in the list yet, or nobody knows
       // whether it exists. Either way it is not sent again: wait for it over the grace window that
       // began when it was sent (a holder that died long ago gets one more lookup, no wait).

@@ -142,6 +142,25 @@ describe('expired groups and duplicate reports', () => {
     expect(groupsOf('EXP-5')).toHaveLength(2);
   });
 
+  it('a re-invitation the gate recorded that the list does not show yet is waited for, not called expired', async () => {
+    const sdk = client();
+    const body = groupCreateBody('ana@example.com', 'EXP-7');
+    const first = await sdk.applicantGroups.createOnce(body);
+    mock.clock.advance(15 * DAY);
+    // The re-invitation's group stays out of the lists for 5 s of mock time.
+    mock.faults.next(1, { listLagMs: 5_000, clock: 'mock' }, { method: 'POST', path: GROUPS });
+    const reinvited = await sdk.applicantGroups.createOnce(body, { reinviteExpired: true });
+    expect(reinvited).toMatchObject({ created: true, reinvitationOf: first.group.id });
+    const plain = await sdk.applicantGroups.createOnce(body);
+    expect(plain).toEqual({
+      group: expect.objectContaining({ id: reinvited.group.id }),
+      created: false,
+      via: 'gate',
+    });
+    expect(plain.expired).toBeUndefined();
+    expect(mock.stats.count(CREATE)).toBe(2);
+  });
+
   it('a re-invitation that ended unresolved holds the household back 10 minutes, then it is expired again', async () => {
     const sdk = client();
     const body = groupCreateBody('ana@example.com', 'EXP-6');
