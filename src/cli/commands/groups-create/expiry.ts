@@ -23,11 +23,17 @@ export function liveGroups(groups: readonly ApplicantGroup[]): ApplicantGroup[] 
   return groups.filter((group) => !group.is_expired);
 }
 
-/** The results log's `possible_duplicate` cell: the household's other live groups, as reported. */
+/**
+ * The results log's `possible_duplicate` cell: the household's other live groups the reports
+ * named; `lease_lost_after_send` when the create's lease was lost in flight and no other group
+ * showed yet (`groups duplicates` finds it later); empty without a report.
+ */
 export function possibleDuplicateCell(once: Pick<CreateOnceResult, 'duplicates'>): string {
+  const reports = once.duplicates ?? [];
   const others = new Set<string>();
-  for (const report of once.duplicates ?? []) for (const id of report.otherGroupIds) others.add(id);
-  return [...others].join(' ');
+  for (const report of reports) for (const id of report.otherGroupIds) others.add(id);
+  if (others.size > 0) return [...others].join(' ');
+  return reports.length > 0 ? 'lease_lost_after_send' : '';
 }
 
 /** The note `groups create` prints when households have only expired groups and no flag was given. */
