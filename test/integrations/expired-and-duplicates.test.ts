@@ -70,6 +70,7 @@ describe('expired groups and duplicate reports', () => {
       via: 'gate',
       expired: true,
     });
+    expect(Object.keys(again)).toEqual(['group', 'created', 'via', 'expired']);
     expect(mock.stats.count(CREATE)).toBe(1);
     expect(groupsOf('EXP-1')).toHaveLength(1);
     expect(alerts).toEqual([]);
@@ -97,6 +98,11 @@ describe('expired groups and duplicate reports', () => {
     });
     expect(again.created).toBe(true);
     expect(again.reinvitationOf).toBe(first.group.id);
+    // Only the fields that say something: no `via` on a create, no `expired`, no empty reports.
+    expect(Object.keys(again)).toEqual(['group', 'created', 'reinvitationOf']);
+    expect(Object.keys(first)).toEqual(['group', 'created']);
+    // One lookup per call: the one before each send (no second look after a create without a report).
+    expect(mock.stats.count('GET /api/v1/applicant_groups')).toBe(2);
     expect(again.group.id).not.toBe(first.group.id);
     expect(again.group.is_expired).toBe(false);
     expect(again.expired).toBeUndefined();
