@@ -14,13 +14,14 @@ import {
   type Coordination,
   GroupMayHaveBeenCreatedError,
   InProcessCoordination,
+  type Logger,
   type PossibleDuplicate,
   TRACE_STEP_CHANNELS,
   type VerificationClient,
 } from '../../src/index.js';
 import { createMockServer, createTestClock, type MockServer } from '../../src/testing/index.js';
 import { groupCreateBody } from '../support/bodies.js';
-import { around } from '../support/coordination.js';
+import { around, warningsLogger } from '../support/coordination.js';
 import { caught } from '../support/exposure.js';
 import { clientFor } from '../support/mock-client.js';
 
@@ -48,8 +49,12 @@ describe('expired groups and duplicate reports', () => {
     await mock.close();
   });
 
-  function client(coordination: Coordination = base): VerificationClient {
-    const made = clientFor(mock, { clock: createTestClock(mock.clock), coordination });
+  function client(coordination: Coordination = base, logger?: Logger): VerificationClient {
+    const made = clientFor(mock, {
+      clock: createTestClock(mock.clock),
+      coordination,
+      ...(logger ? { logger, logLevel: 'warn' as const } : {}),
+    });
     clients.push(made);
     return made;
   }
@@ -246,7 +251,8 @@ describe('expired groups and duplicate reports', () => {
       recordCreateOutcome: async (lease, outcome) =>
         outcome.state === 'created' ? false : base.recordCreateOutcome(lease, outcome),
     });
-    const sdk = client(coordination);
+    const log = warningsLogger();
+    const sdk = client(coordination, log.logger);
     const reports: PossibleDuplicate[] = [];
     const group = await sdk.applicantGroups.create(groupCreateBody('ana@example.com', 'DUP-2'), {
       onPossibleDuplicate: (report) => {
@@ -258,6 +264,10 @@ describe('expired groups and duplicate reports', () => {
       expect.objectContaining({ kind: 'lease_lost_after_send', correlationId: 'DUP-2', groupId: group.id }),
     ]);
     expect(alerts.map((alert) => alert.details?.kind)).toEqual(['lease_lost_after_send']);
+    // The listener's own error is said, and changes nothing: the create resolved with its group.
+    expect(log.warnings).toContainEqual(
+      '[applicant-verification] onPossibleDuplicate threw (Error: a listener that throws); the report stands.',
+    );
     expect(groupsOf('DUP-2')).toHaveLength(1);
   });
 
