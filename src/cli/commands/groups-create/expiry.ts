@@ -7,11 +7,14 @@
  */
 import type { ApplicantGroup, CreateOnceResult } from 'applicant-verification';
 
+/** What these helpers read of a group: whether it expired, and when it was created. */
+export type ExpiryFacts = Pick<ApplicantGroup, 'is_expired' | 'created_at_timestamp'>;
+
 /** The group a lookup resolves a household to: the first live one listed, else the newest expired. */
-export function householdGroup(groups: readonly ApplicantGroup[]): ApplicantGroup | undefined {
+export function householdGroup<G extends ExpiryFacts>(groups: readonly G[]): G | undefined {
   const live = groups.find((group) => !group.is_expired);
   if (live) return live;
-  let newest: ApplicantGroup | undefined;
+  let newest: G | undefined;
   for (const group of groups) {
     if (newest === undefined || group.created_at_timestamp > newest.created_at_timestamp) newest = group;
   }
@@ -19,7 +22,7 @@ export function householdGroup(groups: readonly ApplicantGroup[]): ApplicantGrou
 }
 
 /** The live groups among `groups`: more than one is a household created twice. */
-export function liveGroups(groups: readonly ApplicantGroup[]): ApplicantGroup[] {
+export function liveGroups<G extends ExpiryFacts>(groups: readonly G[]): G[] {
   return groups.filter((group) => !group.is_expired);
 }
 
