@@ -85,6 +85,7 @@ export type { CreateOnceOptions, CreateOnceResult } from './creates/create-once.
 export type { ApplicantGroupCreateOptions, RentBelowFloorPolicy } from './creates/create-options.js';
 export type { PossibleDuplicate } from './creates/duplicates.js';
 export { GroupMayHaveBeenCreatedError, GroupNotFoundError } from './creates/errors.js';
+export type { DuplicateGroup, DuplicateHousehold, FindDuplicatesParams } from './creates/find-duplicates.js';
 export {
   type HouseholdBody,
   type HouseholdDifference,

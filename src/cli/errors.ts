@@ -22,6 +22,11 @@ export const EXIT_AUTH = 5;
  * another server: nothing was sent, and the message names the file and the repair.
  */
 export const EXIT_STATE = 6;
+/**
+ * `groups duplicates` found households with more than one live group (docs/fault-model.md, "A
+ * duplicate was reported"): the listing is on stdout.
+ */
+export const EXIT_DUPLICATES = 7;
 /** Stopped by Ctrl-C (SIGINT): 128 + 2, the shell convention. */
 export const EXIT_SIGINT = 130;
 /** Stopped by SIGTERM: 128 + 15, the shell convention. */

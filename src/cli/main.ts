@@ -34,6 +34,7 @@ Commands:
   groups list          list applicant groups (every page) as a table, JSON or CSV
   groups create        create one group per household of a CSV file; safe to rerun
   groups watch ID      poll a group until it completes or expires
+  groups duplicates    list households with more than one live group (exit 7 if any)
   reports export       save every report of some groups as JSON and PDF files
 
 Run "${PROGRAM} <command> --help" for a command's options.
@@ -45,7 +46,7 @@ VERIFICATION_PROFILE) from ~/.config/applicant-verification/profiles.json.
 Exit codes: 0 done; 1 some rows or items failed (or a fatal API error); 2 usage;
 3 conflicts (groups create); 4 another run holds the batch's lock; 5 authentication failed;
 6 local state cannot be trusted (the message names the file and the repair);
-130/143 stopped by SIGINT/SIGTERM.`;
+7 duplicates found (groups duplicates); 130/143 stopped by SIGINT/SIGTERM.`;
 
 type Command = (args: readonly string[], io: CliIO) => Promise<number>;
 
@@ -54,6 +55,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   'groups list': async () => (await import('./commands/groups-list/index.js')).groupsList,
   'groups create': async () => (await import('./commands/groups-create/index.js')).groupsCreate,
   'groups watch': async () => (await import('./commands/groups-watch/index.js')).groupsWatch,
+  'groups duplicates': async () => (await import('./commands/groups-duplicates/index.js')).groupsDuplicates,
   'reports export': async () => (await import('./commands/reports-export/index.js')).reportsExport,
 };
 

@@ -62,6 +62,8 @@ export interface GatePass {
   policy: CoordinationFailurePolicy;
   /** Builds the error thrown when another holder keeps the lease for the whole wait. */
   heldThroughout(reason: string): Error;
+  /** Called with each possible duplicate this pass reports (the caller's `onPossibleDuplicate`). */
+  onPossibleDuplicate?: ((report: PossibleDuplicate) => void) | undefined;
 }
 
 function leaseKeyOf(pass: GatePass): string {
@@ -85,6 +87,8 @@ export interface GatedCreate {
    * input never reaches the coordination, and the body is checked once.
    */
   validate(): unknown;
+  /** Called with each possible duplicate the create reports (the caller's `onPossibleDuplicate`). */
+  onPossibleDuplicate?: ((report: PossibleDuplicate) => void) | undefined;
 }
 
 /** The check a create runs in each attempt, just before its request leaves (see {@link Call.beforeAttempt}). */
@@ -100,14 +104,18 @@ export type BeforeAttempt = NonNullable<Call<z.ZodType>['beforeAttempt']>;
 export async function gatedCreate<T>(
   creates: Creates,
   create: GatedCreate,
-  send: (wireBody: unknown, beforeAttempt: BeforeAttempt | undefined) => Promise<T>,
+  send: (
+    wireBody: unknown,
+    beforeAttempt: BeforeAttempt | undefined,
+    held: HeldGate | undefined,
+  ) => Promise<T>,
   idOf: (created: T) => string,
 ): Promise<T> {
   const { correlationId, caller, path } = create;
   // The body's schema is built with zod, which a process loads on its first need.
   if (zodIfLoaded() === undefined) await loadZod();
   const wireBody = create.validate();
-  if (correlationId === undefined) return send(wireBody, undefined);
+  if (correlationId === undefined) return send(wireBody, undefined, undefined);
   const pass: GatePass = {
     correlationId,
     leaseKey: create.leaseKey,
@@ -116,8 +124,11 @@ export async function gatedCreate<T>(
     policy: creates.coordinationFailure,
     heldThroughout: (reason) =>
       new GroupMayHaveBeenCreatedError(path, correlationId, undefined, `${caller} (POST ${path})`, reason),
+    onPossibleDuplicate: create.onPossibleDuplicate,
   };
-  return passGate(creates, pass, (held) => held.send((beforeAttempt) => send(wireBody, beforeAttempt), idOf));
+  return passGate(creates, pass, (held) =>
+    held.send((beforeAttempt) => send(wireBody, beforeAttempt, held), idOf),
+  );
 }
 
 /** The lease a create holds, and its records. */
@@ -266,6 +277,14 @@ export class HeldGate {
     };
     this.duplicates.push(full);
     announceDuplicate(this.#creates.logger, full);
+    const listener = this.#pass.onPossibleDuplicate;
+    if (listener) {
+      try {
+        listener(full);
+      } catch (error) {
+        this.#creates.logger.warn(`onPossibleDuplicate threw (${describe(error)}); the report stands.`);
+      }
+    }
     return full;
   }
 

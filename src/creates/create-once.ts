@@ -36,10 +36,26 @@ import {
 
 /** What `applicantGroups.createOnce` resolves to. */
 export interface CreateOnceResult {
-  /** The household's group: the one found, or the one just created. */
+  /**
+   * The household's group: the live one found, or the one just created; when `expired` is `true`,
+   * the household's newest group, which has expired.
+   */
   group: ApplicantGroup;
   /** `true` when this call created it (and sent its invitations); `false` when it already existed. */
   created: boolean;
+  /**
+   * `true` when the household has no live group, only expired ones: `group` is the newest of
+   * them and nothing was sent. An expired group cannot be completed; pass `reinviteExpired: true`
+   * to invite the household again (docs/fault-model.md, "Expired groups and re-invitations").
+   * Absent otherwise.
+   */
+  expired?: true | undefined;
+  /**
+   * When this call created a new group because the household's groups had all expired
+   * (`reinviteExpired: true`): the id of the newest expired one, which the new group re-invites.
+   * A re-invitation is made on purpose and is never reported as a duplicate. Absent otherwise.
+   */
+  reinvitationOf?: string | undefined;
   /**
    * When it already existed, how this call knew of it: `'gate'` when the coordination had it
    * recorded (a writer sharing this gate made or found it), `'lookup'` when only the lookup found
@@ -64,6 +80,15 @@ export interface CreateOnceOptions extends ApplicantGroupCreateOptions {
    * without the lease. Default: the client option `coordinationFailure` (`'refuse'`).
    */
   coordinationFailure?: CoordinationFailurePolicy | undefined;
+  /**
+   * When every group of the household has expired (14 days without completion): `false`
+   * (default) sends nothing and resolves `{ group: <the newest expired>, created: false,
+   * expired: true }`; `true` creates a new group, which invites the applicants again, and
+   * resolves `{ created: true, reinvitationOf: <the expired group's id> }`. A live group is always
+   * returned as it is. Concurrent calls of one household share one request, and the first call's
+   * choice.
+   */
+  reinviteExpired?: boolean | undefined;
 }
 
 /** What createOnce needs from the resource. */
@@ -79,6 +104,7 @@ export interface CreateOnceDeps {
     wireBody: unknown,
     options: ApplicantGroupCreateOptions,
     beforeAttempt: BeforeAttempt | undefined,
+    held: HeldGate | undefined,
   ): Promise<ApplicantGroup>;
   /** The create body's schema under these options (the client's rent unit, the rent floor). */
   bodySchema(options: ApplicantGroupCreateOptions): z.ZodType<unknown, ApplicantGroupCreateParams>;
@@ -92,15 +118,32 @@ export interface CreateOnceDeps {
  */
 export const UNRESOLVED_RECHECK_MS = 10 * 60_000;
 
+/** What a result says besides its group: how it was known, and expiry. */
+interface ResultFacts {
+  via?: 'gate' | 'lookup' | undefined;
+  expired?: true | undefined;
+  reinvitationOf?: string | undefined;
+}
+
 /** The call's result, with the possible duplicates it noticed when there are any. */
 function result(
   group: ApplicantGroup,
   created: boolean,
   held: HeldGate,
-  via?: 'gate' | 'lookup',
+  facts: ResultFacts = {},
 ): CreateOnceResult {
-  const settled: CreateOnceResult = via === undefined ? { group, created } : { group, created, via };
-  return held.duplicates.length > 0 ? { ...settled, duplicates: [...held.duplicates] } : settled;
+  const settled: CreateOnceResult = { group, created };
+  if (facts.via !== undefined) settled.via = facts.via;
+  if (facts.expired) settled.expired = true;
+  if (facts.reinvitationOf !== undefined) settled.reinvitationOf = facts.reinvitationOf;
+  if (held.duplicates.length > 0) settled.duplicates = [...held.duplicates];
+  return settled;
+}
+
+/** The household's groups a lookup found: its newest live one, and its newest expired one. */
+interface Picked {
+  live: ApplicantGroup | undefined;
+  expired: ApplicantGroup | undefined;
 }
 
 interface Running {
@@ -172,7 +215,7 @@ export function createOnce(
 function createOnceLoaded(
   deps: CreateOnceDeps,
   body: ApplicantGroupCreateParams,
-  { coordinationFailure, ...options }: CreateOnceOptions,
+  { coordinationFailure, reinviteExpired, ...options }: CreateOnceOptions,
 ): Promise<CreateOnceResult> {
   let correlationId: string;
   let wireBody: unknown;
@@ -203,9 +246,17 @@ function createOnceLoaded(
       ),
     );
   }
-  const promise = new OnceCall(deps, { body, wireBody, correlationId }, options, policy).run().finally(() => {
-    running.delete(key);
-  });
+  const promise = new OnceCall(
+    deps,
+    { body, wireBody, correlationId },
+    options,
+    policy,
+    reinviteExpired === true,
+  )
+    .run()
+    .finally(() => {
+      running.delete(key);
+    });
   running.set(key, { bodyKey, body, promise });
   return promise;
 }
@@ -223,12 +274,14 @@ class OnceCall {
   readonly #correlationId: string;
   readonly #options: ApplicantGroupCreateOptions;
   readonly #policy: CoordinationFailurePolicy;
+  readonly #reinviteExpired: boolean;
 
   constructor(
     deps: CreateOnceDeps,
     household: { body: ApplicantGroupCreateParams; wireBody: unknown; correlationId: string },
     options: ApplicantGroupCreateOptions,
     policy: CoordinationFailurePolicy,
+    reinviteExpired: boolean,
   ) {
     this.#deps = deps;
     this.#body = household.body;
@@ -236,6 +289,7 @@ class OnceCall {
     this.#correlationId = household.correlationId;
     this.#options = options;
     this.#policy = policy;
+    this.#reinviteExpired = reinviteExpired;
   }
 
   get #creates(): Creates {
@@ -251,6 +305,7 @@ class OnceCall {
         options: this.#options,
         policy: this.#policy,
         heldThroughout: (reason) => this.#unresolved(reason),
+        onPossibleDuplicate: this.#options.onPossibleDuplicate,
       },
       (held) => this.#decide(held),
     );
@@ -260,14 +315,24 @@ class OnceCall {
   async #decide(held: HeldGate): Promise<CreateOnceResult> {
     const recorded = await held.readOutcome();
     const groups = await this.#lookup();
-    const found = this.#pick(groups);
-    if (found) {
-      const known = recorded?.state === 'created' && recorded.id === found.id;
-      if (!known) await held.record({ state: 'created', id: found.id });
-      this.#reportSeveral(held, groups, found, 'the lookup found');
+    const { live, expired } = this.#pick(groups);
+    if (live) {
+      const known = recorded?.state === 'created' && recorded.id === live.id;
+      if (!known) await held.record({ state: 'created', id: live.id });
+      this.#reportSeveral(held, groups, live, 'the lookup found');
       // A create this gate recorded (created, or sent and unresolved) made it; else a writer off it.
       const onGate = known || recorded?.state === 'unresolved';
-      return result(found, false, held, onGate ? 'gate' : 'lookup');
+      return result(live, false, held, { via: onGate ? 'gate' : 'lookup' });
+    }
+    // No live group. A group recorded as created that the lookup shows (expired now) is settled;
+    // one it does not show yet, or a create recorded unresolved (a re-invitation, say), may still
+    // appear as the household's live group, and is waited for below, never passed over.
+    const recordedShows = recorded?.state === 'created' && groups.some((group) => group.id === recorded.id);
+    const pending = recorded !== undefined && recorded.state !== 'refused' && !recordedShows;
+    if (expired && !this.#reinviteExpired && !pending) {
+      // Never counted as the household's live group without saying so; never re-invited unasked.
+      const knownExpired = recorded?.state === 'created' && recorded.id === expired.id;
+      return result(expired, false, held, { via: knownExpired ? 'gate' : 'lookup', expired: true });
     }
     // Every age is the coordination's (its own clock: Redis's TIME), never this process's clock
     // against a stamp another process's write left (docs/safe-creates.md, "Which clock").
@@ -275,25 +340,29 @@ class OnceCall {
     // An unresolved create long past is settled by the lookup above: its group never appeared.
     const settledLongAgo =
       recorded?.state === 'unresolved' && age !== undefined && age > UNRESOLVED_RECHECK_MS;
-    if (recorded && recorded.state !== 'refused' && !settledLongAgo) {
+    if (recorded && pending && !settledLongAgo) {
       // An earlier create under this id: its group has not shown in the list yet, or nobody knows
       // whether it exists. Either way it is not sent again: wait for it over the grace window that
       // began when it was sent (a holder that died long ago gets one more lookup, no wait).
       const grace = this.#options.createGraceWindow ?? this.#creates.graceWindowMs;
       const windowLeft = Math.max(0, grace - Math.max(0, age ?? 0));
       const group = await this.#awaitEarlier(windowLeft);
-      if (group) return result(group, false, held, 'gate');
+      if (group) return result(group, false, held, { via: 'gate' });
       throw this.#unresolved(
         recorded.state === 'created'
           ? `group ${recorded.id}, recorded as created under it, did not appear in the list within the grace window`
           : 'an earlier create under it may have reached the server (it ended unresolved, or its process stopped while sending it), and its group did not appear within the grace window',
       );
     }
+    if (expired && !this.#reinviteExpired) {
+      // The earlier create was settled long ago and never showed: the household is expired.
+      return result(expired, false, held, { via: 'lookup', expired: true });
+    }
     const group = await held.send(
-      (beforeAttempt) => this.#deps.create(this.#body, this.#wireBody, this.#options, beforeAttempt),
+      (beforeAttempt) => this.#deps.create(this.#body, this.#wireBody, this.#options, beforeAttempt, held),
       (created) => created.id,
     );
-    if (held.duplicates.length > 0) {
+    if (held.duplicates.some((report) => report.kind === 'lease_lost_after_send')) {
       // The lease was lost in flight: look again, and name the household's other groups if any show.
       const again = await this.#lookup().catch(() => []);
       this.#reportSeveral(
@@ -303,7 +372,7 @@ class OnceCall {
         'after the lease was lost, a lookup found',
       );
     }
-    return result(group, true, held);
+    return result(group, true, held, { reinvitationOf: expired?.id });
   }
 
   /**
@@ -335,14 +404,24 @@ class OnceCall {
     });
   }
 
-  /** The newest group of this household; a {@link CorrelationConflictError} when only others exist. */
-  #pick(groups: readonly ApplicantGroup[]): ApplicantGroup | undefined {
+  /**
+   * The newest live and the newest expired group of this household; a
+   * {@link CorrelationConflictError} when only others exist.
+   */
+  #pick(groups: readonly ApplicantGroup[]): Picked {
     const matching = groups.filter((group) => isSameHousehold(householdDifferences(group, this.#body)));
-    if (matching.length > 0) return newestGroup(matching);
+    if (matching.length > 0) {
+      return {
+        live: newestGroup(matching.filter((group) => !group.is_expired)),
+        // Stryker disable next-line MethodExpression: equivalent, `expired` is read only when no group is live, and then every match is expired
+        expired: newestGroup(matching.filter((group) => group.is_expired)),
+      };
+    }
     const other = newestGroup(groups);
     if (other)
       throw new CorrelationConflictError(this.#correlationId, other, householdDifferences(other, this.#body));
-    return undefined;
+    // Stryker disable next-line ObjectLiteral: equivalent, `{}` reads the same two undefined fields
+    return { live: undefined, expired: undefined };
   }
 
   /** Polls the lookup for `windowMs` for the group an earlier holder may have created. */
@@ -353,7 +432,7 @@ class OnceCall {
       const left = end - clock.now();
       if (left <= 0) return undefined;
       await clock.sleep(Math.min(exponentialBackoffMs(poll), left), this.#options.signal);
-      const found = this.#pick(await this.#lookup());
+      const found = this.#pick(await this.#lookup()).live;
       if (found) return found;
     }
   }

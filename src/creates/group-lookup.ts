@@ -56,26 +56,35 @@ export async function groupsUnder(
   return found;
 }
 
+/** What a recovery lookup tells when it finds several live groups of the household. */
+export type SeveralGroupsFound = (chosen: ApplicantGroup, others: readonly ApplicantGroup[]) => void;
+
 /**
  * The lookup a create recovers with: the newest group under `correlationId` that is this
  * household and was created at or after `startedAt - CLOCK_SKEW_ALLOWANCE_MS`. A group without a
- * creation time never matches.
+ * creation time never matches. When more than one live (unexpired) group of the household shows
+ * in that window, `onSeveral` is told (a writer off the gate created it too: a duplicate).
  */
 export function recoveryLookup(
   list: ListGroups,
   correlationId: string,
   body: HouseholdBody,
   startedAt: number,
+  onSeveral?: SeveralGroupsFound,
 ): (options: LookupOptions) => Promise<ApplicantGroup | undefined> {
   const since = startedAt - CLOCK_SKEW_ALLOWANCE_MS;
   return async (options) => {
     // One attempt per lookup: a failed one is simply tried again at the recovery's next poll.
     const groups = await groupsUnder(list, correlationId, { ...options, maxRetries: 0 }, since);
-    return newestGroup(
-      groups.filter((group) => {
-        const at = createdAtMs(group);
-        return at !== undefined && at >= since && isSameHousehold(householdDifferences(group, body));
-      }),
-    );
+    const household = groups.filter((group) => {
+      const at = createdAtMs(group);
+      return at !== undefined && at >= since && isSameHousehold(householdDifferences(group, body));
+    });
+    const chosen = newestGroup(household);
+    if (chosen && onSeveral) {
+      const others = household.filter((group) => group !== chosen && !group.is_expired);
+      if (others.length > 0 && !chosen.is_expired) onSeveral(chosen, others);
+    }
+    return chosen;
   };
 }

@@ -7,11 +7,16 @@ import { exponentialBackoffMs } from '../core/call/retry.js';
 import { parseRequest } from '../core/call/validate.js';
 import { type BatchOptions, mapSettled, type Settled } from '../core/results/batch.js';
 import { type ListOptions, listPages, type PagePromise } from '../core/results/pagination.js';
-import { type BeforeAttempt, gatedCreate } from '../creates/create-gate.js';
+import { type BeforeAttempt, gatedCreate, type HeldGate } from '../creates/create-gate.js';
 import { type CreateOnceOptions, type CreateOnceResult, createOnce } from '../creates/create-once.js';
 import { type ApplicantGroupCreateOptions, rentFloorApplies } from '../creates/create-options.js';
 import type { Creates } from '../creates/creates.js';
 import { GroupNotFoundError } from '../creates/errors.js';
+import {
+  type DuplicateHousehold,
+  type FindDuplicatesParams,
+  findDuplicates,
+} from '../creates/find-duplicates.js';
 import { recoveryLookup } from '../creates/group-lookup.js';
 import { groupCreateRecovery } from '../creates/unresolved.js';
 import {
@@ -164,12 +169,13 @@ export class ApplicantGroups extends APIResource {
       path: applicantGroupOperations.create.path,
       options,
       validate: () => parseRequest(this.#bodySchema(options), body, 'Invalid request body'),
+      onPossibleDuplicate: options?.onPossibleDuplicate,
     };
     return new APIPromise(
       gatedCreate(
         this.#creates,
         gate,
-        (wireBody, beforeAttempt) => this.#send(body, wireBody, options, beforeAttempt),
+        (wireBody, beforeAttempt, held) => this.#send(body, wireBody, options, beforeAttempt, held),
         (created) => created.data.id,
       ),
     );
@@ -182,13 +188,15 @@ export class ApplicantGroups extends APIResource {
 
   /**
    * Sends a create through the creates layer (recovery included) without passing the gate: its
-   * caller holds the lease, and checked `body` once (`wireBody` is what goes on the wire).
+   * caller holds the lease (`held`, which reports a recovery lookup that finds several live groups
+   * of the household), and checked `body` once (`wireBody` is what goes on the wire).
    */
   #send(
     body: ApplicantGroupCreateParams,
     wireBody: unknown,
     options: ApplicantGroupCreateOptions | undefined,
     beforeAttempt: BeforeAttempt | undefined,
+    held: HeldGate | undefined,
   ): Promise<WithResponse<ApplicantGroup>> {
     const refusal = this.#rent.refusal();
     if (refusal) return Promise.reject(refusal);
@@ -205,7 +213,20 @@ export class ApplicantGroups extends APIResource {
     const recovery = groupCreateRecovery(
       correlationId,
       correlationId
-        ? recoveryLookup((params, opts) => this.list(params, opts), correlationId, body, startedAt)
+        ? recoveryLookup(
+            (params, opts) => this.list(params, opts),
+            correlationId,
+            body,
+            startedAt,
+            held &&
+              ((chosen, others) =>
+                held.reportDuplicate({
+                  kind: 'several_groups',
+                  groupId: chosen.id,
+                  otherGroupIds: others.map((other) => other.id),
+                  reason: `the lookup after an ambiguous failure found ${others.length + 1} live groups of this household created since the call began.`,
+                })),
+          )
         : undefined,
     );
     const result = this.#creates.send(call, recovery);
@@ -219,7 +240,9 @@ export class ApplicantGroups extends APIResource {
   /**
    * Creates the household's group unless it exists: its `correlation_id` (required) names one
    * household. Looks the household up first and resolves `{ group, created: false }` with the
-   * newest matching group without sending anything; otherwise creates it (`created: true`) under
+   * newest live matching group without sending anything (only expired ones: `expired: true` and
+   * nothing sent, unless `reinviteExpired: true` invites the household again with a new group,
+   * `reinvitationOf` naming the expired one); otherwise creates it (`created: true`) under
    * the same recovery rules as {@link ApplicantGroups.create}. Concurrent calls in one process
    * with the same correlation id and an equal body share one request; across processes, through
    * the client's `coordination`. A group of another household under the id, or a concurrent call
@@ -232,14 +255,27 @@ export class ApplicantGroups extends APIResource {
       {
         creates: this.#creates,
         path: applicantGroupOperations.create.path,
-        create: async (createBody, wireBody, createOptions, beforeAttempt) =>
-          (await this.#send(createBody, wireBody, createOptions, beforeAttempt)).data,
+        create: async (createBody, wireBody, createOptions, beforeAttempt, held) =>
+          (await this.#send(createBody, wireBody, createOptions, beforeAttempt, held)).data,
         bodySchema: (createOptions) => this.#bodySchema(createOptions),
         list: (params, listOptions) => this.list(params, listOptions),
       },
       body,
       options,
     );
+  }
+
+  /**
+   * Every household with more than one live group among the groups created in the period (all
+   * pages, read once; the pages are not kept): the reconcile pass for duplicates nobody reported,
+   * such as those whose process died (docs/fault-model.md, "A duplicate was reported"). A household
+   * is a correlation id with the same applicants, rent and unit; an expired group never counts,
+   * so a re-invitation beside an expired group is not a duplicate. Sorted by correlation id, each
+   * household's groups newest first. A bad `createdAfter` / `createdBefore` (milliseconds, an
+   * invalid Date) is a `RequestValidationError` naming it, before any I/O.
+   */
+  findDuplicates(params?: FindDuplicatesParams, options?: RequestOptions): Promise<DuplicateHousehold[]> {
+    return findDuplicates((query, listOptions) => this.list(query, listOptions), params, options);
   }
 
   /**

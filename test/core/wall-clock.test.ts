@@ -44,6 +44,8 @@ const WALL_CLOCK_READERS: Record<string, string> = {
   'cli/commands/groups-create/lock.ts': 'the batch lock records when its holder started, for people to read',
   'cli/commands/groups-create/run-batch.ts':
     'the journal stamps its records with the wall time; its grace window reads the CLI’s clock',
+  'cli/commands/groups-duplicates/index.ts':
+    '--since 15d counts back from now: the CLI’s clock when a test passes one, else the wall clock',
 };
 
 /** A wall-clock read: `Date.now` (called or passed), `performance.now`, or `new Date()` with no argument. */

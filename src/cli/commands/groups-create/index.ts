@@ -43,6 +43,7 @@ import { type CliIO, write } from '../../shared/io.js';
 import { progressMode, Reporter } from '../../shared/progress.js';
 import { safeCell } from '../../shared/terminal.js';
 import { batchFiles, defaultLogPath } from './batch-files.js';
+import { expiredNote } from './expiry.js';
 import { Journal, readJournal } from './journal.js';
 import { BatchLock } from './lock.js';
 import { describeProblems, problemLine } from './problems.js';
@@ -73,6 +74,9 @@ Options:
   --skip-invalid         create the valid households and report the invalid ones (exit 1)
                          instead of sending nothing while any row is bad
   --no-invitations       create the groups without emailing or texting anyone
+  --reinvite-expired     households whose groups have all expired (14 days without
+                         completion) get a new group, inviting them again (reinvitation_of in
+                         the log); without it they are reported as expired and left alone
   --api-rent-unit UNIT   how the API reads monthly_rent: dollars (default) or cents (env
                          VERIFICATION_API_RENT_UNIT); the CSV's monthly_rent stays in dollars
   --decision-maker NAME  decision maker for rows with a blank decision_maker column
@@ -137,6 +141,7 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   'skip-invalid': { type: 'boolean' },
   'no-invitations': { type: 'boolean' },
+  'reinvite-expired': { type: 'boolean' },
   'api-rent-unit': { type: 'string' },
   'decision-maker': { type: 'string' },
   'default-country': { type: 'string' },
@@ -230,6 +235,8 @@ function invalidResults(plan: ParsedHouseholds): HouseholdResult[] {
       .map(problemLine)
       .join('; '),
     retry_after: '',
+    reinvitation_of: '',
+    possible_duplicate: '',
   }));
 }
 
@@ -420,6 +427,7 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
         io,
         reporter,
         previous,
+        reinviteExpired: values['reinvite-expired'] ?? false,
         onResult: (result) => {
           // The households --skip-invalid left out go in first, with the first settled row.
           for (const skipped of invalid.splice(0)) {
@@ -489,6 +497,13 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
       `warning: ${shown}: line ${household.line} (household ${safeCell(household.key)}): ${groups.length} groups under its correlation id ${household.correlationId} (${groups.map((group) => group.id).join(', ')}): it was created, and its applicants invited, more than once, by writers that did not share a gate`,
     );
   }
+  const twiceKeys = new Set(outcome.twice.map(({ household }) => household.key));
+  for (const result of results) {
+    if (result.possible_duplicate === '' || twiceKeys.has(result.household_key)) continue;
+    reporter.error(
+      `warning: ${shown}: line ${result.line} (household ${safeCell(result.household_key)}): possible duplicate: group ${result.group_id} and ${result.possible_duplicate} are live under its correlation id ${result.correlation_id} (see docs/fault-model.md, "A duplicate was reported")`,
+    );
+  }
   for (const { household, conflict } of conflicts)
     reporter.error(`${shown}: ${conflictLine(household, conflict)}`);
   const failures = results
@@ -502,9 +517,13 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   }
   const stopped = summary.interrupted + summary.not_attempted;
   const logShown = logWritten === '-' ? 'stdout' : displayPath(io.cwd, logWritten);
+  const reinvited = results.filter((result) => result.reinvitation_of !== '').length;
+  const duplicated = results.filter((result) => result.possible_duplicate !== '').length;
   const counts = [
-    `${summary.created} created`,
+    `${summary.created} created${reinvited > 0 ? ` (${reinvited} re-invitation(s) of expired groups)` : ''}`,
     `${summary.skipped_existing} already existed`,
+    summary.expired > 0 && `${summary.expired} expired`,
+    duplicated > 0 && `${duplicated} possible duplicate(s)`,
     summary.conflict > 0 && `${summary.conflict} conflict(s)`,
     summary.invalid > 0 && `${summary.invalid} invalid`,
     `${summary.failed} failed`,
@@ -514,6 +533,7 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   reporter.note(
     `${counts.join(', ')}, of ${households.length + invalid.length} household(s). Log: ${logShown}`,
   );
+  if (summary.expired > 0) reporter.note(expiredNote(summary.expired));
   if (fatalError !== undefined && isAuthFailure(fatalError)) return EXIT_AUTH;
   const held = results
     .map((result) => result.retry_after)

@@ -47,6 +47,8 @@ export type JournalEntry =
       correlation_id: string;
       outcome: JournalOutcome;
       group_id: string;
+      /** A re-invitation (`--reinvite-expired`): the expired group the new one replaces. */
+      reinvitation_of?: string;
     };
 
 /** What the journal says about one correlation id: its last event. */

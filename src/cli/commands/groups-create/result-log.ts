@@ -22,6 +22,11 @@ export type HouseholdStatus =
   | 'created'
   /** A group with this household's correlation id already existed, with the same applicants and rent. */
   | 'skipped_existing'
+  /**
+   * The household's groups have all expired (not completed within 14 days): nothing sent;
+   * `--reinvite-expired` invites it again.
+   */
+  | 'expired'
   /** A group found for this household differs from the row (applicants or rent): nothing created. */
   | 'conflict'
   /** A row of the household is invalid (`--skip-invalid`): nothing sent. */
@@ -54,6 +59,13 @@ export interface HouseholdResult {
    * if its group has not appeared by then. Empty otherwise (a rerun may go at once).
    */
   retry_after: string;
+  /** A re-invitation (`--reinvite-expired`): the expired group this run's new group replaces. */
+  reinvitation_of: string;
+  /**
+   * A possible duplicate: the household's other live groups (space-separated ids), as the lookup
+   * or the create saw them (docs/fault-model.md, "A duplicate was reported"). Empty otherwise.
+   */
+  possible_duplicate: string;
 }
 
 /** Columns of the CSV log, in order. */
@@ -66,6 +78,8 @@ export const RESULT_COLUMNS = [
   'applicants',
   'error',
   'retry_after',
+  'reinvitation_of',
+  'possible_duplicate',
 ] as const satisfies readonly (keyof HouseholdResult)[];
 
 /** Counts per status. */
@@ -76,6 +90,7 @@ export function summarize(results: readonly HouseholdResult[]): ResultSummary {
   const summary: ResultSummary = {
     created: 0,
     skipped_existing: 0,
+    expired: 0,
     conflict: 0,
     invalid: 0,
     failed: 0,
@@ -119,6 +134,8 @@ export async function writeResultLog(
       started_at: info.startedAt.toISOString(),
       finished_at: info.finishedAt.toISOString(),
       summary: summarize(sorted),
+      possible_duplicates: sorted.filter((result) => result.possible_duplicate !== '').length,
+      reinvitations: sorted.filter((result) => result.reinvitation_of !== '').length,
       results: sorted,
     };
     await writeNewFile(target, `${toJson(document, 2)}\n`, 0o600);

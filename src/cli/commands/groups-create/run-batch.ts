@@ -37,6 +37,7 @@ import type { Reporter } from '../../shared/progress.js';
 import { inFlight } from '../../shared/shutdown.js';
 import { safeCell } from '../../shared/terminal.js';
 import { type Conflict, describeConflict, findConflict } from './conflicts.js';
+import { householdGroup, liveGroups, possibleDuplicateCell } from './expiry.js';
 import { isUnsettled, type Journal, type JournalOutcome, type JournalState } from './journal.js';
 import type { HouseholdResult, HouseholdStatus } from './result-log.js';
 
@@ -67,6 +68,8 @@ export interface BatchRunOptions {
   previous: ReadonlyMap<string, JournalState>;
   /** Called with each household's result as it settles (the results log appends it). */
   onResult?: (result: HouseholdResult) => void;
+  /** `--reinvite-expired`: a household whose groups have all expired gets a new group. */
+  reinviteExpired?: boolean;
 }
 
 /** What a run did to each household, and the error that stopped it early, if one did. */
@@ -92,6 +95,7 @@ export interface BatchOutcome {
 
 type Resolution =
   | { kind: 'existing'; group: ApplicantGroup }
+  | { kind: 'expired'; group: ApplicantGroup }
   | { kind: 'conflict'; conflict: Conflict }
   | { kind: 'missing'; resent: boolean };
 
@@ -105,6 +109,8 @@ function resultOf(household: Household, status: HouseholdStatus, groupId = '', e
     applicants: household.lines.length,
     error,
     retry_after: '',
+    reinvitation_of: '',
+    possible_duplicate: '',
   };
 }
 
@@ -211,9 +217,16 @@ export async function runBatch(
       : (await client.applicantGroups.list({ correlation_id: id }, request)).items.filter(
           (group) => group.correlation_id === id,
         );
-    if (groups.length > 1) duplicates.set(id, groups);
-    return groups[0];
+    if (liveGroups(groups).length > 1) duplicates.set(id, groups);
+    return householdGroup(groups);
   };
+  // One request: the household's live group under the id (else its newest expired one).
+  const lookUpAfresh = async (id: string): Promise<ApplicantGroup | undefined> =>
+    householdGroup(
+      (await client.applicantGroups.list({ correlation_id: id }, request)).items.filter(
+        (group) => group.correlation_id === id,
+      ),
+    );
   // The command's own polls keep the time the SDK keeps: `io.clock` when a test passes one.
   const now = () => io.clock?.now() ?? Date.now();
   const pause = (ms: number) =>
@@ -224,18 +237,19 @@ export async function runBatch(
   const lookup = async (id: string, state: JournalState | undefined): Promise<ApplicantGroup | undefined> => {
     const unsettled = state !== undefined && isUnsettled(state);
     // A create an earlier run left unsettled is looked up afresh, not read from the listing.
-    let group = unsettled ? await client.applicantGroups.findByCorrelationId(id, request) : await find(id);
-    if (group || !state || !unsettled) return group;
+    let group = unsettled ? await lookUpAfresh(id) : await find(id);
+    if ((group && !group.is_expired) || !state || !unsettled) return group;
     const deadline = (state.sentAt ?? 0) + graceMs;
     if (now() < deadline) {
       reporter.note(
         `household ${safeCell(state.householdKey)}: waiting until ${new Date(deadline).toISOString()} for the create an earlier run sent at ${new Date(state.sentAt ?? 0).toISOString()} to appear (--grace ${graceMs / 1000} s: the server may still be committing it)`,
       );
     }
-    while (!group && now() < deadline) {
+    // An expired group beside an unsettled create: that create was a re-invitation, waited for too.
+    while ((!group || group.is_expired) && now() < deadline) {
       await pause(Math.max(1, Math.min(POLL_MS, deadline - now())));
       // The listing was read once: a group that appears later is seen by a lookup of its own.
-      group = await client.applicantGroups.findByCorrelationId(id, request);
+      group = await lookUpAfresh(id);
     }
     return group;
   };
@@ -254,7 +268,8 @@ export async function runBatch(
     const group = await lookup(household.correlationId, own);
     if (group) {
       const conflict = findConflict(group, household.body);
-      return conflict ? { kind: 'conflict', conflict } : { kind: 'existing', group };
+      if (conflict) return { kind: 'conflict', conflict };
+      return group.is_expired ? { kind: 'expired', group } : { kind: 'existing', group };
     }
     // The ids this household had, in this batch, before its row was edited.
     for (const state of previousByKey.get(household.key) ?? []) {
@@ -288,13 +303,21 @@ export async function runBatch(
       if (!outcome.ok) {
         emit(failedResult(household, outcome.error, 'could not check for an existing group: '));
       } else if (outcome.value.kind === 'existing') {
-        emit(resultOf(household, 'skipped_existing', outcome.value.group.id));
+        const row = resultOf(household, 'skipped_existing', outcome.value.group.id);
+        // Found with other live groups under its id: created twice, reported on its row.
+        row.possible_duplicate = liveGroups(duplicates.get(household.correlationId) ?? [])
+          .filter((group) => group.id !== row.group_id)
+          .map((group) => group.id)
+          .join(' ');
+        emit(row);
+      } else if (outcome.value.kind === 'expired' && !options.reinviteExpired) {
+        emit(resultOf(household, 'expired', outcome.value.group.id));
       } else if (outcome.value.kind === 'conflict') {
         emit(conflictRow(household, outcome.value.conflict));
       } else if (stop.signal.aborted) {
         emit(resultOf(household, 'not_attempted'));
       } else {
-        if (outcome.value.resent) {
+        if (outcome.value.kind === 'missing' && outcome.value.resent) {
           reporter.note(
             `line ${household.line} (household ${household.key}): the create an earlier run sent has not appeared within --grace; sending it again, unless the gate still holds it unresolved (for 10 minutes after it was sent)`,
           );
@@ -312,7 +335,7 @@ export async function runBatch(
         (household) =>
           stop
             .guard(async () => {
-              const settled = (outcome: JournalOutcome, groupId: string) =>
+              const settled = (outcome: JournalOutcome, groupId: string, reinvitationOf?: string) =>
                 journal.append({
                   type: 'settled',
                   at: new Date().toISOString(),
@@ -320,6 +343,7 @@ export async function runBatch(
                   correlation_id: household.correlationId,
                   outcome,
                   group_id: groupId,
+                  ...(reinvitationOf === undefined ? {} : { reinvitation_of: reinvitationOf }),
                 });
               // Write-ahead: on disk before the request leaves, so a kill at any later point is seen.
               await journal.append({
@@ -333,7 +357,10 @@ export async function runBatch(
               let once: CreateOnceResult;
               try {
                 // Through the gate: a run that waited for another's lease finds its group here.
-                once = await client.applicantGroups.createOnce(household.body, request);
+                once = await client.applicantGroups.createOnce(
+                  household.body,
+                  options.reinviteExpired ? { ...request, reinviteExpired: true } : request,
+                );
               } catch (error) {
                 // An aborted create stays unsettled: the next run resolves it by lookup.
                 if (!(error instanceof APIUserAbortError)) {
@@ -342,14 +369,18 @@ export async function runBatch(
                 throw error;
               }
               // Found or created, the household's group exists: later runs look for this id.
-              await settled('created', once.group.id);
+              await settled('created', once.group.id, once.reinvitationOf);
               return once;
             })
             .then(
-              ({ group, created, via }) => {
-                if (!created && via === 'lookup') foundOffGate.push(household.key);
-                else if (!created) foundAtCreate++;
-                const row = resultOf(household, created ? 'created' : 'skipped_existing', group.id);
+              (once) => {
+                const { group, created, via } = once;
+                if (!created && via === 'lookup' && !once.expired) foundOffGate.push(household.key);
+                else if (!created && !once.expired) foundAtCreate++;
+                const status = created ? 'created' : once.expired ? 'expired' : 'skipped_existing';
+                const row = resultOf(household, status, group.id);
+                row.reinvitation_of = once.reinvitationOf ?? '';
+                row.possible_duplicate = possibleDuplicateCell(once);
                 settledRows.set(household, row);
                 emit(row);
                 return group;
@@ -386,7 +417,7 @@ export async function runBatch(
     }
     const twice = households.flatMap((household) => {
       const groups = duplicates.get(household.correlationId);
-      return groups ? [{ household, groups }] : [];
+      return groups ? [{ household, groups: liveGroups(groups) }] : [];
     });
     return { results, fatalError: stop.fatalError, conflicts, foundAtCreate, foundOffGate, twice };
   } finally {
