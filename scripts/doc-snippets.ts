@@ -20,11 +20,14 @@ import { packageTargets } from './doc-snippets/targets.js';
 
 const root = resolve(import.meta.dirname, '..');
 
-/** README.md and every Markdown file under docs/, relative to the repository. */
+/**
+ * README.md and every Markdown file under docs/, relative to the repository; not docs/api/, the
+ * API reference typedoc writes there (copies of these pages among it), which is never committed.
+ */
 function pages(): string[] {
   const docs = readdirSync(join(root, 'docs'), { recursive: true })
     .map(String)
-    .filter((name) => name.endsWith('.md'))
+    .filter((name) => name.endsWith('.md') && !name.startsWith('api/'))
     .map((name) => `docs/${name}`)
     .sort();
   return ['README.md', ...docs];
