@@ -33,6 +33,39 @@ export class Script {
       return await redis.eval(this.#source, 1, key, ...args);
     }
   }
+
+  /**
+   * Runs the script on `key`, then `WAIT replicas timeoutMs` in the same pipeline: one connection,
+   * and under Cluster the node that owns `key`'s slot (ioredis sends a pipeline to the node of its
+   * keyed commands; `WAIT` names no key), so the count is of that node's replicas that received
+   * this write. Resolves the script's reply and how many replicas acknowledged.
+   */
+  async runAcknowledged(
+    redis: RedisConnection,
+    key: string,
+    args: Array<string | number>,
+    replicas: number,
+    timeoutMs: number,
+  ): Promise<{ reply: unknown; acknowledged: number }> {
+    const once = async (source: 'sha' | 'script') => {
+      const pipeline = redis.pipeline();
+      if (source === 'sha') pipeline.evalsha(this.#sha, 1, key, ...args);
+      else pipeline.eval(this.#source, 1, key, ...args);
+      pipeline.call('WAIT', replicas, timeoutMs);
+      const [script, wait] = (await pipeline.exec()) ?? [];
+      return { script, wait };
+    };
+    let { script, wait } = await once('sha');
+    if (script?.[0] instanceof Error && script[0].message.startsWith('NOSCRIPT')) {
+      ({ script, wait } = await once('script'));
+    }
+    if (!script || !wait) throw new Error('the pipeline returned no reply');
+    if (script[0]) throw script[0];
+    if (wait[0]) throw wait[0];
+    const acknowledged = Number(wait[1]);
+    if (!Number.isSafeInteger(acknowledged)) throw new Error('WAIT answered something other than a count');
+    return { reply: script[1], acknowledged };
+  }
 }
 
 /**
