@@ -25,6 +25,11 @@ export interface RedisServer {
   readonly replicaPorts: readonly number[];
   /** Sends `signal` to the server on `port` (SIGSTOP: it stops answering and replicating). */
   signal(port: number, signal: NodeJS.Signals): void;
+  /**
+   * Starts the server on `port` again after it died (standalone; empty unless `persistent`), as a
+   * replica of the server on `replicaOf` when given (else as it was first started).
+   */
+  restartNode(port: number, replicaOf?: number): Promise<void>;
   /** A new ioredis connection to it (a `Cluster` in cluster mode), with the options given. */
   connect(options?: { commandTimeout?: number }): Redis | Cluster;
   /** Kills every server (SIGKILL: no goodbye to clients, as a crashed or unreachable Redis). */
@@ -223,6 +228,16 @@ export async function startRedisServer(
       const child = children.get(port);
       if (!child) throw new Error(`redis-server: no server on ${port}`);
       child.kill(signal);
+    },
+    async restartNode(port, replicaOf) {
+      const child = children.get(port);
+      if (child && child.exitCode === null && child.signalCode === null) {
+        throw new Error(`redis-server: the server on ${port} still runs`);
+      }
+      children.set(
+        port,
+        await startNode(port, replicaOf ?? (replicaPorts.includes(port) ? ports[0] : undefined)),
+      );
     },
     connect(connectOptions = {}) {
       const redis = cluster
