@@ -205,7 +205,13 @@ export class ApplicantGroups extends APIResource {
     const recovery = groupCreateRecovery(
       correlationId,
       correlationId
-        ? recoveryLookup((params, opts) => this.list(params, opts), correlationId, body, startedAt)
+        ? recoveryLookup(
+            (params, opts) => this.list(params, opts),
+            correlationId,
+            body,
+            startedAt,
+            () => this.#creates.clock.now(),
+          )
         : undefined,
     );
     const result = this.#creates.send(call, recovery);
