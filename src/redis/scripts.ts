@@ -4,11 +4,22 @@
  * the server's clock (`TIME`), so every process of a fleet agrees on when a lease lapses.
  *
  * A create's key is a hash: `fence` (the newest lease's fencing token), `expires` (when that lease
- * lapses, epoch ms; 0 once released), and the outcome: `state`, `id`, `ofence` (the fence it was
- * recorded under), `at` (when).
+ * lapses, epoch ms; 0 once released), the outcome: `state`, `id`, `ofence` (the fence it was
+ * recorded under), `at` (when), and `format` ({@link CREATE_FORMAT}).
  */
 import { createHash } from 'node:crypto';
 import type { RedisConnection } from './connection.js';
+
+/**
+ * The create hash's stored format, in its `format` field: 2 since the field exists (the first
+ * version wrote none and ignores it). A script of this version refuses a key whose format is
+ * newer, with an error that says so, instead of misreading it: a later version that changes the
+ * hash incompatibly raises the number, and processes of this version then stop with that error.
+ */
+export const CREATE_FORMAT = 2;
+
+const CHECK_FORMAT = `local format = tonumber(redis.call('HGET', KEYS[1], 'format') or '0')
+if format > ${CREATE_FORMAT} then return redis.error_reply('AVFORMAT this create key was written in format ' .. format .. ', newer than this version of applicant-verification reads (${CREATE_FORMAT}): upgrade every process sharing this Redis') end`;
 
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
@@ -78,14 +89,15 @@ export class Script {
  * hold, so that holder's late write is refused instead of passing under the new holder's fence.
  * Versions that only `HINCRBY` the field read and extend such a fence as it is.
  */
-export const ACQUIRE_LEASE = new Script(`${NOW}
+export const ACQUIRE_LEASE = new Script(`${CHECK_FORMAT}
+${NOW}
 local held = tonumber(redis.call('HGET', KEYS[1], 'expires') or '0')
 if held > now then return {0, held} end
 local micros = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local fence = math.max(tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') + 1, micros)
 redis.call('HSET', KEYS[1], 'fence', string.format('%.0f', fence))
 local expires = now + tonumber(ARGV[1])
-redis.call('HSET', KEYS[1], 'expires', expires)
+redis.call('HSET', KEYS[1], 'expires', expires, 'format', ${CREATE_FORMAT})
 redis.call('PEXPIRE', KEYS[1], math.max(tonumber(ARGV[1]), tonumber(ARGV[2])))
 return {fence, expires}`);
 
@@ -93,8 +105,8 @@ return {fence, expires}`);
  * ARGV: fence, ttl ms, retention ms. Extends the lease to ttl from now if its fence is still the
  * newest (lapsed or not: no other holder took it since); returns the new expiry, or 0 when lost.
  */
-export const RENEW_LEASE =
-  new Script(`if tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') ~= tonumber(ARGV[1]) then return 0 end
+export const RENEW_LEASE = new Script(`${CHECK_FORMAT}
+if tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') ~= tonumber(ARGV[1]) then return 0 end
 ${NOW}
 local expires = now + tonumber(ARGV[2])
 redis.call('HSET', KEYS[1], 'expires', expires)
@@ -107,7 +119,8 @@ return expires`);
  * No ARGV. The outcome `{state, id, ofence, at, age}`, `age` (ms) on the server's clock, so no
  * process compares its own clock with a stamp another process's write left.
  */
-export const READ_OUTCOME = new Script(`${NOW}
+export const READ_OUTCOME = new Script(`${CHECK_FORMAT}
+${NOW}
 local f = redis.call('HMGET', KEYS[1], 'state', 'id', 'ofence', 'at')
 if not f[4] then return {} end
 return {f[1] or '', f[2] or '', f[3] or '', f[4], tostring(now - tonumber(f[4]))}`);
@@ -125,13 +138,13 @@ return 1`);
  * recorded anything) replaces it even after the lease was taken over: its holder knows the request
  * never left, and the next holder may then send.
  */
-export const RECORD_OUTCOME =
-  new Script(`if tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') ~= tonumber(ARGV[1]) then
+export const RECORD_OUTCOME = new Script(`${CHECK_FORMAT}
+if tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') ~= tonumber(ARGV[1]) then
   local own = tonumber(redis.call('HGET', KEYS[1], 'ofence') or '0') == tonumber(ARGV[1])
   if not (ARGV[2] == 'refused' and own and redis.call('HGET', KEYS[1], 'state') == 'unresolved') then return 0 end
 end
 ${NOW}
-redis.call('HSET', KEYS[1], 'state', ARGV[2], 'id', ARGV[3], 'ofence', ARGV[1], 'at', now)
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'id', ARGV[3], 'ofence', ARGV[1], 'at', now, 'format', ${CREATE_FORMAT})
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 return 1`);
 

@@ -9,8 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisCoordination } from '../../src/redis/index.js';
+import { RedisCoordination, RedisCoordinationError } from '../../src/redis/index.js';
 import { createKey } from '../../src/redis/keys.js';
+import { CREATE_FORMAT } from '../../src/redis/scripts.js';
+import { caught } from '../support/exposure.js';
 import { eventually } from './eventually.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
@@ -135,5 +137,29 @@ describe('processes of the earlier Redis format and of this one on one Redis', (
     await old.release(key, taken.fence);
     const next = await current.acquireCreateLease(clientId, 'up-2', 60_000);
     expect(next?.fence).toBeGreaterThan(taken.fence);
+  });
+
+  it('a key a later format marked (format 3 and up) is refused with an error that says so, not misread', async () => {
+    const clientId = randomUUID();
+    const key = createKey('av', clientId, 'up-3');
+    const lease = await current.acquireCreateLease(clientId, 'up-3', 60_000);
+    expect(lease).toBeDefined();
+    if (!lease) return;
+    expect(await redis.hget(key, 'format')).toBe(String(CREATE_FORMAT));
+    await redis.hset(key, 'format', String(CREATE_FORMAT + 1));
+    const refusal = `AVFORMAT this create key was written in format ${CREATE_FORMAT + 1}, newer than this version of applicant-verification reads (${CREATE_FORMAT}): upgrade every process sharing this Redis.`;
+    for (const [operation, call] of [
+      ['acquireCreateLease', () => current.acquireCreateLease(clientId, 'up-3', 60_000)],
+      ['readCreateOutcome', () => current.readCreateOutcome(clientId, 'up-3')],
+      ['renewCreateLease', () => current.renewCreateLease(lease, 60_000)],
+      ['recordCreateOutcome', () => current.recordCreateOutcome(lease, { state: 'unresolved' })],
+    ] as const) {
+      const error = await caught((call as () => Promise<unknown>)());
+      expect(error).toBeInstanceOf(RedisCoordinationError);
+      expect((error as Error).message).toBe(
+        `Redis coordination failed (${operation}): ReplyError: ${refusal}`,
+      );
+    }
+    expect(await redis.hget(key, 'state')).toBeNull();
   });
 });
