@@ -21,7 +21,8 @@ import { clientFor } from '../support/mock-client.js';
 import { eventually } from './eventually.js';
 import { type RedisServer, startRedisServer } from './redis-server.js';
 
-const ACK_MS = 200;
+// Long enough for a replica on a loaded machine; the stopped-replica cases wait all of it.
+const ACK_MS = 1_500;
 
 function collectingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
