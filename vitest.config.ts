@@ -102,7 +102,9 @@ function project(
  *   its 40 s.
  * - `chaos`: `npm run test:chaos`, faults injected into fleets of real processes on a real
  *   redis-server (test/chaos/, docs/fault-model.md): processes paused and resumed (SIGSTOP and
- *   SIGCONT), clocks ahead and behind, late commits. Each scenario prints one `chaos {...}` line
+ *   SIGCONT), clocks ahead and behind, late commits, Redis flushed, restarted (with and without
+ *   AOF) and failed over (redis-sentinel), a process cut off from Redis by a TCP proxy. Each
+ *   scenario prints one `chaos {...}` line
  *   (households, groups, duplicates, duplicates reported, the longest call, its seed:
  *   `CHAOS_SEED=<seed>` runs it again).
  * - `browser`: `npm run test:browser`, the mock's console (src/testing/console) in headless

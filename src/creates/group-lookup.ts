@@ -2,7 +2,9 @@
  * Finding "this household's" group under a correlation id. A correlation id may name several
  * groups over time (callers reuse unit and property ids), so a lookup walks every page and keeps
  * only the groups {@link householdDifferences} accepts; after a failed create, only those created
- * since the call began (less a clock-skew allowance). The newest wins.
+ * since the call began (less an allowance), on the API's clock: the lookup's own response says
+ * what time the API has (its `Date` header), and the time since the call began is measured on this
+ * machine's clock, so the two clocks need not agree. The newest wins.
  */
 import type { RequestOptions } from '../core/call/call.js';
 import type { PagePromise } from '../core/results/pagination.js';
@@ -12,8 +14,10 @@ import { type HouseholdBody, householdDifferences, isSameHousehold } from './hou
 import type { LookupOptions } from './recovery.js';
 
 /**
- * How far the API's clock may run behind this process's (ms): a group created up to this long
- * "before" the call began still counts as the call's. Five minutes.
+ * How much earlier than the call began (as the lookup places it on the API's clock) a group may be
+ * stamped and still count as the call's (ms): the `Date` header's whole seconds, the time the
+ * response took, and, when the API sends no `Date`, how far the two clocks may disagree. Five
+ * minutes.
  */
 export const CLOCK_SKEW_ALLOWANCE_MS = 5 * 60_000;
 
@@ -40,16 +44,13 @@ export function newestGroup(groups: readonly ApplicantGroup[]): ApplicantGroup |
   return newest;
 }
 
-/** Every group under `correlationId` (all pages), created after `since` (epoch ms) when given. */
+/** Every group under `correlationId` (all pages). */
 export async function groupsUnder(
   list: ListGroups,
   correlationId: string,
   options: RequestOptions,
-  since?: number,
 ): Promise<ApplicantGroup[]> {
   const params: ApplicantGroupListParams = { correlation_id: correlationId };
-  // created_after is exclusive and in whole seconds: one second earlier keeps the boundary.
-  if (since !== undefined) params.created_after = Math.max(0, Math.floor(since / 1000) - 1);
   const found: ApplicantGroup[] = [];
   for await (const group of list(params, options))
     if (group.correlation_id === correlationId) found.push(group);
@@ -59,30 +60,57 @@ export async function groupsUnder(
 /** What a recovery lookup tells when it finds several live groups of the household. */
 export type SeveralGroupsFound = (chosen: ApplicantGroup, others: readonly ApplicantGroup[]) => void;
 
+/** The API's clock from a response's `Date` header (epoch ms), `undefined` when absent or unreadable. */
+export function serverTimeOf(headers: Readonly<Record<string, string>>): number | undefined {
+  const text = headers.date;
+  if (text === undefined) return undefined;
+  const at = Date.parse(text);
+  return Number.isFinite(at) && at > 0 ? at : undefined;
+}
+
 /**
  * The lookup a create recovers with: the newest group under `correlationId` that is this
- * household and was created at or after `startedAt - CLOCK_SKEW_ALLOWANCE_MS`. A group without a
- * creation time never matches. When more than one live (unexpired) group of the household shows
- * in that window, `onSeveral` is told (a writer off the gate created it too: a duplicate).
+ * household and was created since the call began, less {@link CLOCK_SKEW_ALLOWANCE_MS}. "Since
+ * the call began" is placed on the API's clock: the lookup response's `Date` less the time elapsed
+ * since `startedAt` on `now` (this machine's clock, which only has to measure the elapsed time),
+ * so a machine whose clock runs minutes ahead of the API's still finds its group. Without a `Date`
+ * header, `startedAt` itself. A group without a creation time never matches.
+ * When more than one live (unexpired) group of the household shows, `onSeveral` is told (a
+ * writer off the gate created it too: a duplicate).
  */
 export function recoveryLookup(
   list: ListGroups,
   correlationId: string,
   body: HouseholdBody,
   startedAt: number,
+  now: () => number,
   onSeveral?: SeveralGroupsFound,
 ): (options: LookupOptions) => Promise<ApplicantGroup | undefined> {
-  const since = startedAt - CLOCK_SKEW_ALLOWANCE_MS;
   return async (options) => {
     // One attempt per lookup: a failed one is simply tried again at the recovery's next poll.
-    const groups = await groupsUnder(list, correlationId, { ...options, maxRetries: 0 }, since);
-    const household = groups.filter((group) => {
+    // No created_after: the bound is known only once the API's answer says what time it has.
+    const { data: first, response } = await list(
+      { correlation_id: correlationId },
+      { ...options, maxRetries: 0 },
+    ).withResponse();
+    const serverNow = serverTimeOf(response.headers);
+    const began = serverNow === undefined ? startedAt : serverNow - Math.max(0, now() - startedAt);
+    const since = began - CLOCK_SKEW_ALLOWANCE_MS;
+    const found: ApplicantGroup[] = [];
+    for await (const group of first.iterate()) {
       const at = createdAtMs(group);
-      return at !== undefined && at >= since && isSameHousehold(householdDifferences(group, body));
-    });
-    const chosen = newestGroup(household);
+      if (
+        group.correlation_id === correlationId &&
+        at !== undefined &&
+        at >= since &&
+        isSameHousehold(householdDifferences(group, body))
+      ) {
+        found.push(group);
+      }
+    }
+    const chosen = newestGroup(found);
     if (chosen && onSeveral) {
-      const others = household.filter((group) => group !== chosen && !group.is_expired);
+      const others = found.filter((group) => group !== chosen && !group.is_expired);
       if (others.length > 0 && !chosen.is_expired) onSeveral(chosen, others);
     }
     return chosen;

@@ -22,7 +22,7 @@ import {
   RedisCoordinationError,
   runCommand,
 } from './connection.js';
-import { durabilityProblems } from './durability.js';
+import { durabilityProblems, replicationProblems } from './durability.js';
 import { checkKeyPrefix, clientKey, createKey } from './keys.js';
 import { PauseChannel } from './pause-channel.js';
 import {
@@ -33,10 +33,14 @@ import {
   RELEASE_LEASE,
   RELEASE_LOCK,
   RENEW_LEASE,
+  type Script,
 } from './scripts.js';
 
 /** How long a create's outcome (and its fence) is kept when no `outcomeRetentionMs` is given: 7 days. */
 export const DEFAULT_OUTCOME_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** How long each write waits for its replicas (`minReplicas`) when no `replicaAckTimeoutMs` is given. */
+const DEFAULT_REPLICA_ACK_TIMEOUT_MS = 1_000;
 
 // A process waiting for another's token exchange looks again after 10 ms, then up to every 100 ms.
 const LOCK_POLL_FIRST_MS = 10;
@@ -67,11 +71,38 @@ export interface RedisCoordinationOptions {
    * needs from Redis").
    */
   checkDurability?: boolean | undefined;
+  /**
+   * How many replicas must acknowledge each lease and outcome write before it is relied on
+   * (default 0: none awaited). After each lease, renewal and outcome script the coordination sends
+   * Redis `WAIT minReplicas replicaAckTimeoutMs` on the same connection (under Cluster, to the node
+   * that owns the key). When fewer acknowledge: a lease just taken is given back and the call fails
+   * with a {@link RedisCoordinationError} (nothing is sent); a renewal fails the same way; an
+   * `unresolved` record is turned into `refused` and fails (the create stops, nothing sent); a
+   * `created` or `refused` record stands, with a warning (a failover that loses it leaves the
+   * replicated `unresolved`, which is looked up, never resent). Best effort, as Redis says of
+   * `WAIT`: a replica that acknowledged can still lose the write if it fails too
+   * (docs/fleet.md, "What the promise needs from Redis").
+   */
+  minReplicas?: number | undefined;
+  /**
+   * How long each write waits for `minReplicas` acknowledgements (default 1000 ms). Each lease
+   * and outcome command may then take up to `commandTimeoutMs` plus this; an ioredis
+   * `commandTimeout` on your connection must allow it too.
+   */
+  replicaAckTimeoutMs?: number | undefined;
 }
 
 function checkPart(value: unknown, name: string): string {
   if (typeof value !== 'string' || value === '') {
     throw new TypeError(`RedisCoordination: ${name} must be a non-empty string.`);
+  }
+  return value;
+}
+
+function checkMinReplicas(value: unknown): number {
+  if (value === undefined) return 0;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw new TypeError('RedisCoordination: minReplicas must be a whole number of replicas, 0 or more.');
   }
   return value;
 }
@@ -114,6 +145,8 @@ export class RedisCoordination implements Coordination {
   readonly #pauses: PauseChannel;
   /** Whether the server's settings are still to be read (once, at the first lease). */
   #durabilityUnchecked: boolean;
+  readonly #minReplicas: number;
+  readonly #ackTimeoutMs: number;
 
   /**
    * @param redis An ioredis connection (`new Redis(...)` or `new Cluster(...)`), shared with your code.
@@ -139,18 +172,59 @@ export class RedisCoordination implements Coordination {
     this.#logger = createLogger('warn', options.logger);
     this.#pauses = new PauseChannel(this.#redis, this.#timeoutMs, this.#logger);
     this.#durabilityUnchecked = options.checkDurability !== false;
+    this.#minReplicas = checkMinReplicas(options.minReplicas);
+    this.#ackTimeoutMs = Math.ceil(
+      checkTimeout(
+        options.replicaAckTimeoutMs,
+        'replicaAckTimeoutMs',
+        'RedisCoordination',
+        DEFAULT_REPLICA_ACK_TIMEOUT_MS,
+      ),
+    );
   }
 
   /** Reads the server's settings once, without delaying the lease, and warns if they may lose data. */
   #checkDurability(): void {
     if (!this.#durabilityUnchecked) return;
     this.#durabilityUnchecked = false;
-    void durabilityProblems(this.#redis).then((problems) => {
-      if (problems === undefined || problems.length === 0) return;
+    void Promise.all([
+      durabilityProblems(this.#redis),
+      replicationProblems(this.#redis, this.#minReplicas),
+    ]).then(([settings, replicas]) => {
+      const problems = [...(settings ?? []), ...replicas];
+      if (problems.length === 0) return;
       this.#logger.warn(
         `RedisCoordination: this Redis may lose what it was told (${problems.join('; ')}). A lease or outcome it loses can let a household be created twice; each such duplicate is reported, not prevented (docs/fleet.md, "What the promise needs from Redis").`,
       );
     });
+  }
+
+  /**
+   * Runs `script` on `key`; with `minReplicas`, waits for that many replicas in the same round
+   * trip. Resolves the reply and whether enough replicas acknowledged (always, without `minReplicas`).
+   */
+  async #write(
+    operation: string,
+    script: Script,
+    key: string,
+    args: Array<string | number>,
+  ): Promise<{ reply: unknown; replicated: boolean; acknowledged: number }> {
+    if (this.#minReplicas === 0) {
+      const reply = await this.#run(operation, () => script.run(this.#redis, key, args));
+      return { reply, replicated: true, acknowledged: 0 };
+    }
+    const { reply, acknowledged } = await runCommand(
+      this.#redis,
+      operation,
+      this.#timeoutMs + this.#ackTimeoutMs,
+      () => script.runAcknowledged(this.#redis, key, args, this.#minReplicas, this.#ackTimeoutMs),
+    );
+    return { reply, replicated: acknowledged >= this.#minReplicas, acknowledged };
+  }
+
+  /** The reason a write fails when too few replicas acknowledged it. */
+  #unacknowledged(acknowledged: number, what: string): string {
+    return `${acknowledged} of the ${this.#minReplicas} replica${this.#minReplicas === 1 ? '' : 's'} required (minReplicas) acknowledged ${what} within ${this.#ackTimeoutMs} ms`;
   }
 
   #run<T>(operation: string, command: () => Promise<T>): Promise<T> {
@@ -170,14 +244,25 @@ export class RedisCoordination implements Coordination {
     );
     const ttl = checkTtl(ttlMs);
     this.#checkDurability();
-    const reply = await this.#run('acquireCreateLease', () =>
-      ACQUIRE_LEASE.run(this.#redis, key, [ttl, this.#retentionMs]),
-    );
+    const { reply, replicated, acknowledged } = await this.#write('acquireCreateLease', ACQUIRE_LEASE, key, [
+      ttl,
+      this.#retentionMs,
+    ]);
     const [fence, expiresAt] = Array.isArray(reply) ? reply.map(integer) : [];
     if (fence === undefined || expiresAt === undefined || Number.isNaN(fence) || Number.isNaN(expiresAt)) {
       throw new RedisCoordinationError('acquireCreateLease', 'Redis answered something other than a lease');
     }
     if (fence === 0) return undefined;
+    if (!replicated) {
+      // A lease no replica holds is lost by a failover: give it back, and take none.
+      await this.#run('acquireCreateLease', () => RELEASE_LEASE.run(this.#redis, key, [fence])).catch(
+        () => undefined,
+      );
+      throw new RedisCoordinationError(
+        'acquireCreateLease',
+        `${this.#unacknowledged(acknowledged, 'the lease')}; it was given back`,
+      );
+    }
     return Object.freeze({ clientId, correlationId, fence, expiresAt });
   }
 
@@ -194,15 +279,22 @@ export class RedisCoordination implements Coordination {
   async renewCreateLease(lease: CreateLease, ttlMs: number): Promise<CreateLease | undefined> {
     const key = createKey(this.keyPrefix, lease.clientId, lease.correlationId);
     const ttl = checkTtl(ttlMs);
-    const reply = integer(
-      await this.#run('renewCreateLease', () =>
-        RENEW_LEASE.run(this.#redis, key, [lease.fence, ttl, this.#retentionMs]),
-      ),
-    );
+    const written = await this.#write('renewCreateLease', RENEW_LEASE, key, [
+      lease.fence,
+      ttl,
+      this.#retentionMs,
+    ]);
+    const reply = integer(written.reply);
     if (Number.isNaN(reply)) {
       throw new RedisCoordinationError('renewCreateLease', 'Redis answered something other than an expiry');
     }
     if (reply === 0) return undefined;
+    if (!written.replicated) {
+      throw new RedisCoordinationError(
+        'renewCreateLease',
+        this.#unacknowledged(written.acknowledged, 'the renewed lease'),
+      );
+    }
     return Object.freeze({ ...lease, expiresAt: reply });
   }
 
@@ -210,10 +302,27 @@ export class RedisCoordination implements Coordination {
   async recordCreateOutcome(lease: CreateLease, outcome: CreateOutcome): Promise<boolean> {
     const key = createKey(this.keyPrefix, lease.clientId, lease.correlationId);
     const id = outcome.state === 'created' ? outcome.id : '';
-    const reply = await this.#run('recordCreateOutcome', () =>
-      RECORD_OUTCOME.run(this.#redis, key, [lease.fence, outcome.state, id, this.#retentionMs]),
+    const { reply, replicated, acknowledged } = await this.#write(
+      'recordCreateOutcome',
+      RECORD_OUTCOME,
+      key,
+      [lease.fence, outcome.state, id, this.#retentionMs],
     );
-    return integer(reply) === 1;
+    const recorded = integer(reply) === 1;
+    if (!recorded || replicated) return recorded;
+    const missing = this.#unacknowledged(acknowledged, `the ${outcome.state} record`);
+    if (outcome.state !== 'unresolved') {
+      // Lost by a failover, it leaves the replicated `unresolved`: looked up, never resent.
+      this.#logger.warn(
+        `RedisCoordination: ${missing} for correlation_id "${lease.correlationId}"; it stands on the primary.`,
+      );
+      return recorded;
+    }
+    // The create stops before sending: say so, so the next holder may send.
+    await this.#run('recordCreateOutcome', () =>
+      RECORD_OUTCOME.run(this.#redis, key, [lease.fence, 'refused', '', this.#retentionMs]),
+    ).catch(() => undefined);
+    throw new RedisCoordinationError('recordCreateOutcome', `${missing}; the create is not sent`);
   }
 
   /** The outcome last recorded for (clientId, correlationId), if any. */

@@ -4,7 +4,8 @@
  * (`appendonly yes`, `appendfsync always`), and never evicted (`maxmemory-policy noeviction`). The
  * coordination reads these settings once, at its first lease, and warns when the server may lose
  * what it was told. A server that refuses CONFIG (managed services often do) is not judged: the
- * docs say what to check there.
+ * docs say what to check there. It also reads `INFO replication`: a primary with replicas loses,
+ * on a failover, the writes no replica received, unless each write waits for one (`minReplicas`).
  */
 import type { RedisConnection } from './connection.js';
 
@@ -33,4 +34,33 @@ export async function durabilityProblems(redis: RedisConnection): Promise<string
     if (actual !== value) problems.push(`${name} is ${actual}, not ${value}: ${loss}`);
   }
   return problems;
+}
+
+/**
+ * What the primary behind `redis` says of its replicas against `minReplicas`, in words: replicas
+ * connected while no acknowledgement is awaited (a failover can lose the last leases), or fewer
+ * connected than `minReplicas` (every lease fails until more connect). Empty when neither, or when
+ * the server does not answer `INFO replication` or is not a primary.
+ */
+export async function replicationProblems(redis: RedisConnection, minReplicas: number): Promise<string[]> {
+  let info: string;
+  try {
+    info = String(await redis.call('INFO', 'replication'));
+  } catch {
+    return [];
+  }
+  if (!/^role:master\s*$/m.test(info)) return [];
+  const connected = Number(/^connected_slaves:(\d+)\s*$/m.exec(info)?.[1] ?? Number.NaN);
+  if (!Number.isSafeInteger(connected)) return [];
+  if (minReplicas === 0 && connected > 0) {
+    return [
+      `${connected} replica${connected === 1 ? ' is' : 's are'} connected but minReplicas is 0: a failover loses the leases and outcomes no replica received yet`,
+    ];
+  }
+  if (minReplicas > connected) {
+    return [
+      `minReplicas is ${minReplicas} but ${connected} replica${connected === 1 ? ' is' : 's are'} connected: every lease fails until enough replicas acknowledge`,
+    ];
+  }
+  return [];
 }

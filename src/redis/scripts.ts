@@ -4,11 +4,22 @@
  * the server's clock (`TIME`), so every process of a fleet agrees on when a lease lapses.
  *
  * A create's key is a hash: `fence` (the newest lease's fencing token), `expires` (when that lease
- * lapses, epoch ms; 0 once released), and the outcome: `state`, `id`, `ofence` (the fence it was
- * recorded under), `at` (when).
+ * lapses, epoch ms; 0 once released), the outcome: `state`, `id`, `ofence` (the fence it was
+ * recorded under), `at` (when), and `format` ({@link CREATE_FORMAT}).
  */
 import { createHash } from 'node:crypto';
 import type { RedisConnection } from './connection.js';
+
+/**
+ * The create hash's stored format, in its `format` field: 2 since the field exists (the first
+ * version wrote none and ignores it). A script of this version refuses a key whose format is
+ * newer, with an error that says so, instead of misreading it: a later version that changes the
+ * hash incompatibly raises the number, and processes of this version then stop with that error.
+ */
+export const CREATE_FORMAT = 2;
+
+const CHECK_FORMAT = `local format = tonumber(redis.call('HGET', KEYS[1], 'format') or '0')
+if format > ${CREATE_FORMAT} then return redis.error_reply('AVFORMAT this create key was written in format ' .. format .. ', newer than this version of applicant-verification reads (${CREATE_FORMAT}): upgrade every process sharing this Redis') end`;
 
 const NOW = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
@@ -33,6 +44,39 @@ export class Script {
       return await redis.eval(this.#source, 1, key, ...args);
     }
   }
+
+  /**
+   * Runs the script on `key`, then `WAIT replicas timeoutMs` in the same pipeline: one connection,
+   * and under Cluster the node that owns `key`'s slot (ioredis sends a pipeline to the node of its
+   * keyed commands; `WAIT` names no key), so the count is of that node's replicas that received
+   * this write. Resolves the script's reply and how many replicas acknowledged.
+   */
+  async runAcknowledged(
+    redis: RedisConnection,
+    key: string,
+    args: Array<string | number>,
+    replicas: number,
+    timeoutMs: number,
+  ): Promise<{ reply: unknown; acknowledged: number }> {
+    const once = async (source: 'sha' | 'script') => {
+      const pipeline = redis.pipeline();
+      if (source === 'sha') pipeline.evalsha(this.#sha, 1, key, ...args);
+      else pipeline.eval(this.#source, 1, key, ...args);
+      pipeline.call('WAIT', replicas, timeoutMs);
+      const [script, wait] = (await pipeline.exec()) ?? [];
+      return { script, wait };
+    };
+    let { script, wait } = await once('sha');
+    if (script?.[0] instanceof Error && script[0].message.startsWith('NOSCRIPT')) {
+      ({ script, wait } = await once('script'));
+    }
+    if (!script || !wait) throw new Error('the pipeline returned no reply');
+    if (script[0]) throw script[0];
+    if (wait[0]) throw wait[0];
+    const acknowledged = Number(wait[1]);
+    if (!Number.isSafeInteger(acknowledged)) throw new Error('WAIT answered something other than a count');
+    return { reply: script[1], acknowledged };
+  }
 }
 
 /**
@@ -45,14 +89,15 @@ export class Script {
  * hold, so that holder's late write is refused instead of passing under the new holder's fence.
  * Versions that only `HINCRBY` the field read and extend such a fence as it is.
  */
-export const ACQUIRE_LEASE = new Script(`${NOW}
+export const ACQUIRE_LEASE = new Script(`${CHECK_FORMAT}
+${NOW}
 local held = tonumber(redis.call('HGET', KEYS[1], 'expires') or '0')
 if held > now then return {0, held} end
 local micros = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local fence = math.max(tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') + 1, micros)
 redis.call('HSET', KEYS[1], 'fence', string.format('%.0f', fence))
 local expires = now + tonumber(ARGV[1])
-redis.call('HSET', KEYS[1], 'expires', expires)
+redis.call('HSET', KEYS[1], 'expires', expires, 'format', ${CREATE_FORMAT})
 redis.call('PEXPIRE', KEYS[1], math.max(tonumber(ARGV[1]), tonumber(ARGV[2])))
 return {fence, expires}`);
 
@@ -60,8 +105,8 @@ return {fence, expires}`);
  * ARGV: fence, ttl ms, retention ms. Extends the lease to ttl from now if its fence is still the
  * newest (lapsed or not: no other holder took it since); returns the new expiry, or 0 when lost.
  */
-export const RENEW_LEASE =
-  new Script(`if tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') ~= tonumber(ARGV[1]) then return 0 end
+export const RENEW_LEASE = new Script(`${CHECK_FORMAT}
+if tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') ~= tonumber(ARGV[1]) then return 0 end
 ${NOW}
 local expires = now + tonumber(ARGV[2])
 redis.call('HSET', KEYS[1], 'expires', expires)
@@ -74,7 +119,8 @@ return expires`);
  * No ARGV. The outcome `{state, id, ofence, at, age}`, `age` (ms) on the server's clock, so no
  * process compares its own clock with a stamp another process's write left.
  */
-export const READ_OUTCOME = new Script(`${NOW}
+export const READ_OUTCOME = new Script(`${CHECK_FORMAT}
+${NOW}
 local f = redis.call('HMGET', KEYS[1], 'state', 'id', 'ofence', 'at')
 if not f[4] then return {} end
 return {f[1] or '', f[2] or '', f[3] or '', f[4], tostring(now - tonumber(f[4]))}`);
@@ -92,13 +138,13 @@ return 1`);
  * recorded anything) replaces it even after the lease was taken over: its holder knows the request
  * never left, and the next holder may then send.
  */
-export const RECORD_OUTCOME =
-  new Script(`if tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') ~= tonumber(ARGV[1]) then
+export const RECORD_OUTCOME = new Script(`${CHECK_FORMAT}
+if tonumber(redis.call('HGET', KEYS[1], 'fence') or '0') ~= tonumber(ARGV[1]) then
   local own = tonumber(redis.call('HGET', KEYS[1], 'ofence') or '0') == tonumber(ARGV[1])
   if not (ARGV[2] == 'refused' and own and redis.call('HGET', KEYS[1], 'state') == 'unresolved') then return 0 end
 end
 ${NOW}
-redis.call('HSET', KEYS[1], 'state', ARGV[2], 'id', ARGV[3], 'ofence', ARGV[1], 'at', now)
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'id', ARGV[3], 'ofence', ARGV[1], 'at', now, 'format', ${CREATE_FORMAT})
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
 return 1`);
 

@@ -218,6 +218,7 @@ export class ApplicantGroups extends APIResource {
             correlationId,
             body,
             startedAt,
+            () => this.#creates.clock.now(),
             held &&
               ((chosen, others) =>
                 held.reportDuplicate({

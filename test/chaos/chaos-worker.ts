@@ -20,6 +20,10 @@ export type PausePoint = 'after-lookup' | 'after-unresolved';
 /** What the test hands a worker. */
 export interface ChaosWorkerConfig {
   redisPort: number;
+  /** Connect through Sentinel instead of `redisPort`: the sentinels' loopback ports and the primary's name. */
+  sentinel?: { ports: number[]; name: string } | undefined;
+  /** `RedisCoordination`'s `minReplicas` (with a 300 ms `replicaAckTimeoutMs`); none when absent. */
+  minReplicas?: number | undefined;
   /** The correlation ids (households) this process creates. */
   households: string[];
   /** How many times the whole list is run (a job run again). */
@@ -77,8 +81,12 @@ const clock = {
 };
 
 const redis = new Redis({
-  host: '127.0.0.1',
-  port: config.redisPort,
+  ...(config.sentinel
+    ? {
+        sentinels: config.sentinel.ports.map((port) => ({ host: '127.0.0.1', port })),
+        name: config.sentinel.name,
+      }
+    : { host: '127.0.0.1', port: config.redisPort }),
   commandTimeout: 2_000,
   maxRetriesPerRequest: 1,
 });
@@ -122,7 +130,11 @@ const record = (message: string) => {
   if (process.env.CHAOS_DEBUG) process.stderr.write(`${message}\n`);
   warnings.push({ at: Date.now(), message });
 };
-const coordination = new PausingCoordination(redis, { commandTimeoutMs: 1_000 });
+const coordination = new PausingCoordination(redis, {
+  commandTimeoutMs: 1_000,
+  minReplicas: config.minReplicas,
+  replicaAckTimeoutMs: 300,
+});
 const client = new VerificationClient({
   coordination,
   clock,

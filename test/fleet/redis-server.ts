@@ -3,7 +3,10 @@
  * no persistence, in a temporary folder. Standalone, or a Redis Cluster of `nodes` servers with
  * the 16384 slots split between them, so that keys of different hash tags land on different
  * servers and a client must follow MOVED replies and cluster-wide pub/sub. It can be stopped and
- * started again on the same ports (the outage tests).
+ * started again on the same ports (the outage tests). With `replicas`, the primary (standalone) or
+ * the first node (cluster) has that many replicas, each a server that can be stopped and resumed
+ * on its own (SIGSTOP, SIGCONT); with `persistent`, every write goes to an append-only file synced
+ * before the reply (`appendonly yes`, `appendfsync always`), kept across a restart.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -18,11 +21,20 @@ export interface RedisServer {
   readonly ports: readonly number[];
   /** Whether it runs as a cluster. */
   readonly cluster: boolean;
+  /** The replicas' loopback ports (replicas of the primary, or of a cluster's first node). */
+  readonly replicaPorts: readonly number[];
+  /** Sends `signal` to the server on `port` (SIGSTOP: it stops answering and replicating). */
+  signal(port: number, signal: NodeJS.Signals): void;
+  /**
+   * Starts the server on `port` again after it died (standalone; empty unless `persistent`), as a
+   * replica of the server on `replicaOf` when given (else as it was first started).
+   */
+  restartNode(port: number, replicaOf?: number): Promise<void>;
   /** A new ioredis connection to it (a `Cluster` in cluster mode), with the options given. */
   connect(options?: { commandTimeout?: number }): Redis | Cluster;
   /** Kills every server (SIGKILL: no goodbye to clients, as a crashed or unreachable Redis). */
   stop(): Promise<void>;
-  /** Starts them again on the same ports, empty (nothing was persisted). */
+  /** Starts them again on the same ports, empty unless `persistent`. */
   start(): Promise<void>;
   /** Stops them and removes the folder. */
   close(): Promise<void>;
@@ -82,22 +94,30 @@ async function onNode<T>(port: number, command: (redis: Redis) => Promise<T>): P
  * Starts a standalone redis-server, or with `nodes` a cluster of that many servers, every slot
  * assigned.
  */
-export async function startRedisServer(options: { nodes?: number } = {}): Promise<RedisServer> {
+export async function startRedisServer(
+  options: { nodes?: number; replicas?: number; persistent?: boolean } = {},
+): Promise<RedisServer> {
   requireBinary();
   const nodes = options.nodes ?? 0;
   const cluster = nodes > 0;
+  const persistent = options.persistent === true;
   const dir = mkdtempSync(join(tmpdir(), 'fleet-redis-'));
   const ports: number[] = [];
   for (let index = 0; index < Math.max(nodes, 1); index++) ports.push(await freePort());
-  let children: ChildProcess[] = [];
+  const replicaPorts: number[] = [];
+  for (let index = 0; index < (options.replicas ?? 0); index++) replicaPorts.push(await freePort());
+  let children = new Map<number, ChildProcess>();
 
-  const startNode = async (port: number): Promise<ChildProcess> => {
+  const startNode = async (port: number, replicaOf?: number): Promise<ChildProcess> => {
     const nodeDir = join(dir, String(port));
     // A fresh cluster config each start: the node forgets its slots and peers, set again below.
-    rmSync(nodeDir, { recursive: true, force: true });
-    mkdirSync(nodeDir);
-    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
+    // A persistent server keeps its folder: its append-only file is what it restarts from.
+    if (!persistent) rmSync(nodeDir, { recursive: true, force: true });
+    mkdirSync(nodeDir, { recursive: true });
+    const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', ''];
+    args.push(...(persistent ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
     args.push('--dir', nodeDir);
+    if (replicaOf !== undefined && !cluster) args.push('--replicaof', '127.0.0.1', String(replicaOf));
     // A node that never met another does not know its own address: announce it, or CLUSTER SLOTS
     // names no host and clients find no node for any slot.
     if (cluster) args.push('--cluster-enabled', 'yes', '--cluster-announce-ip', '127.0.0.1');
@@ -106,9 +126,38 @@ export async function startRedisServer(options: { nodes?: number } = {}): Promis
     return child;
   };
 
+  const replicasUp = async (): Promise<void> => {
+    const primary = ports[0] ?? 0;
+    await waitUntil(
+      () =>
+        onNode(primary, async (redis) =>
+          String(await redis.call('INFO', 'replication')).includes(`connected_slaves:${replicaPorts.length}`),
+        ),
+      `${replicaPorts.length} replicas connected to ${primary}`,
+    );
+    for (const port of replicaPorts) {
+      await waitUntil(
+        () =>
+          onNode(port, async (redis) =>
+            String(await redis.call('INFO', 'replication')).includes('master_link_status:up'),
+          ),
+        `the replica on ${port} in sync`,
+      );
+    }
+  };
+
   const start = async (): Promise<void> => {
-    children = await Promise.all(ports.map(startNode));
-    if (!cluster) return;
+    const started = await Promise.all([
+      ...ports.map((port) => startNode(port)),
+      ...replicaPorts.map((port) => startNode(port, ports[0])),
+    ]);
+    children = new Map(
+      [...ports, ...replicaPorts].map((port, index) => [port, started[index] as ChildProcess]),
+    );
+    if (!cluster) {
+      if (replicaPorts.length > 0) await replicasUp();
+      return;
+    }
     const share = Math.ceil(SLOTS / nodes);
     await Promise.all(
       ports.map((port, index) =>
@@ -116,17 +165,31 @@ export async function startRedisServer(options: { nodes?: number } = {}): Promis
           const first = index * share;
           const last = Math.min(SLOTS, first + share) - 1;
           await redis.call('CLUSTER', 'ADDSLOTSRANGE', String(first), String(last));
-          for (const other of ports)
+          for (const other of [...ports, ...replicaPorts])
             if (other !== port) await redis.call('CLUSTER', 'MEET', '127.0.0.1', String(other));
         }),
       ),
     );
+    if (replicaPorts.length > 0) {
+      const firstId = String(await onNode(ports[0] ?? 0, (redis) => redis.call('CLUSTER', 'MYID')));
+      for (const port of replicaPorts) {
+        await waitUntil(
+          () => onNode(port, async (redis) => String(await redis.call('CLUSTER', 'NODES')).includes(firstId)),
+          `the replica on ${port} meeting the first node`,
+        );
+        await onNode(port, (redis) => redis.call('CLUSTER', 'REPLICATE', firstId));
+      }
+      await replicasUp();
+    }
     for (const port of ports) {
       await waitUntil(
         () =>
           onNode(port, async (redis) => {
             const info = String(await redis.call('CLUSTER', 'INFO'));
-            return info.includes('cluster_state:ok') && info.includes(`cluster_known_nodes:${nodes}`);
+            return (
+              info.includes('cluster_state:ok') &&
+              info.includes(`cluster_known_nodes:${nodes + replicaPorts.length}`)
+            );
           }),
         `cluster_state:ok on ${port}`,
       );
@@ -134,8 +197,9 @@ export async function startRedisServer(options: { nodes?: number } = {}): Promis
   };
 
   const stop = async (): Promise<void> => {
-    const running = children;
-    children = [];
+    const running = [...children.values()];
+    children = new Map();
+    for (const child of running) child.kill('SIGCONT');
     await Promise.all(
       running
         .filter((child) => child.exitCode === null && child.signalCode === null)
@@ -159,6 +223,22 @@ export async function startRedisServer(options: { nodes?: number } = {}): Promis
   return {
     ports,
     cluster,
+    replicaPorts,
+    signal(port, signal) {
+      const child = children.get(port);
+      if (!child) throw new Error(`redis-server: no server on ${port}`);
+      child.kill(signal);
+    },
+    async restartNode(port, replicaOf) {
+      const child = children.get(port);
+      if (child && child.exitCode === null && child.signalCode === null) {
+        throw new Error(`redis-server: the server on ${port} still runs`);
+      }
+      children.set(
+        port,
+        await startNode(port, replicaOf ?? (replicaPorts.includes(port) ? ports[0] : undefined)),
+      );
+    },
     connect(connectOptions = {}) {
       const redis = cluster
         ? new Cluster(

@@ -5,7 +5,6 @@
  * clock) and on hostile servers this file writes.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { CLOCK_SKEW_ALLOWANCE_MS } from '../../src/creates/group-lookup.js';
 import {
   type ApplicantGroup,
   GroupMayHaveBeenCreatedError,
@@ -17,7 +16,7 @@ import { groupCreateBody } from '../support/bodies.js';
 import { recordingClock } from '../support/clock.js';
 import { caught } from '../support/exposure.js';
 import { serverWithClient } from '../support/http-server.js';
-import { mockWithClient } from '../support/mock-client.js';
+import { clientFor, mockWithClient } from '../support/mock-client.js';
 
 const UNIT = 'PROP-123-UNIT-4B';
 const CREATE = 'POST /api/v1/applicant_groups';
@@ -86,17 +85,49 @@ describe('a reused correlation id on the mock', () => {
     expectFormerUntouched();
   });
 
-  it('the lookup asks for every group under the id created since the call began, less the skew allowance', async () => {
+  it('the lookup asks for every group under the id and keeps those the API stamped since the call began', async () => {
     mock.faults.next(1, { status: 503, afterCommit: true }, POST_GROUPS);
-    const started = mock.clock.now();
-    await client.applicantGroups.create(groupCreateBody('new.tenant@example.com', UNIT));
+    const group = await client.applicantGroups.create(groupCreateBody('new.tenant@example.com', UNIT));
     const lookup = mock.stats.log().find((entry) => entry.method === 'GET');
     const query = new URL(lookup?.url ?? '', mock.url).searchParams;
     expect(query.get('correlation_id')).toBe(UNIT);
-    expect(Number(query.get('created_after'))).toBe(
-      Math.floor((started - CLOCK_SKEW_ALLOWANCE_MS) / 1000) - 1,
-    );
+    // The bound is placed on the API's clock (its Date header), known only from the answer.
+    expect(query.has('created_after')).toBe(false);
+    expect(group.id).not.toBe(former.id);
+    expect(mock.groups.applicant().map((held) => held.id)).toEqual([former.id, group.id]);
   });
+
+  it.each([
+    ['11 minutes ahead of', 11 * 60_000],
+    ['11 minutes behind', -11 * 60_000],
+  ])(
+    'a client whose clock runs %s the API’s recovers its committed group, never the month-old one',
+    async (_name, offset) => {
+      const skewed = createTestClock(mock.clock);
+      const ahead = clientFor(mock, {
+        clock: { now: () => skewed.now() + offset, sleep: (ms, signal) => skewed.sleep(ms, signal) },
+        timeout: 150,
+        createGraceWindow: 5_000,
+      });
+      try {
+        mock.faults.next(1, { status: 503, afterCommit: true }, POST_GROUPS);
+        const group = await ahead.applicantGroups.create(groupCreateBody('new.tenant@example.com', UNIT));
+        expect(group.id).not.toBe(former.id);
+        expect(mock.stats.count(CREATE)).toBe(2);
+        expect(mock.groups.applicant().map((held) => held.id)).toEqual([former.id, group.id]);
+        // Not committed: the month-old group of the same id is still not this create's.
+        mock.faults.next(1, { status: 503 }, POST_GROUPS);
+        const error = await caught(
+          ahead.applicantGroups.create(groupCreateBody('old.tenant@example.com', UNIT)),
+        );
+        expect(error).toBeInstanceOf(GroupMayHaveBeenCreatedError);
+        expect(mock.stats.count(CREATE)).toBe(3);
+        expectFormerUntouched();
+      } finally {
+        await ahead.close();
+      }
+    },
+  );
 });
 
 describe('a reused correlation id on hostile servers', () => {

@@ -111,6 +111,8 @@ export async function runPipeline(
   const fault = deps.faults.take(request.method, url.pathname, account);
   const tagged = (response: Response): Response => {
     response.headers.set('x-request-id', requestId);
+    // The API's clock, as a real server's Date header tells it: the one its created_at uses.
+    response.headers.set('date', new Date(deps.clock.now()).toUTCString());
     return response;
   };
 
