@@ -86,11 +86,6 @@ class LineCounter {
   }
 }
 
-// What on_record returns, as the stream hands it back (typed `any` by csv-parse).
-function isCsvRecord(value: unknown): value is CsvRecord {
-  return typeof value === 'object' && value !== null && 'line' in value && 'values' in value;
-}
-
 const isBlank = (record: readonly string[]): boolean => record.every((field) => field.trim() === '');
 
 /**
@@ -136,29 +131,34 @@ export type CsvChunks = AsyncIterable<string | Uint8Array> | Iterable<string | U
  *   it is empty.
  */
 export async function* streamCsvRecords(chunks: CsvChunks): AsyncGenerator<CsvRecord> {
-  const lines = new LineCounter();
+  const counter = new LineCounter();
+  // Lines are counted as the parser reads, not as the loop below takes records: a syntax error
+  // comes while records before it still wait in the stream's buffer. Each record kept queues its
+  // line, taken in the same order below.
+  const lines: number[] = [];
   let header = true;
   const parser = parseStream({
     ...PARSE_OPTIONS,
-    // Lines are counted as the parser reads, not as the loop below takes records: a syntax error
-    // comes while records before it still wait in the stream's buffer.
-    on_record: (item: unknown): CsvRecord | null => {
+    // With `raw: true` the item is `{ record, raw }`, whatever csv-parse's type says.
+    on_record: (item: string[]) => {
       if (!isParserRecord(item)) return null;
-      const line = lines.lineOf(item.raw);
-      if (header) {
-        header = false;
-        return { line, values: item.record };
-      }
-      return isBlank(item.record) ? null : { line, values: item.record };
+      const line = counter.lineOf(item.raw);
+      if (!header && isBlank(item.record)) return null;
+      header = false;
+      lines.push(line);
+      return item;
     },
   });
   // An input that fails (a read error) destroys the parser with its error, which the loop throws.
   pipeline(Readable.from(chunks), parser, () => {});
   try {
-    for await (const record of parser) if (isCsvRecord(record)) yield record;
+    for await (const item of parser) {
+      const line = lines.shift();
+      if (isParserRecord(item) && line !== undefined) yield { line, values: item.record };
+    }
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
-    throw lines.syntaxError(error);
+    throw counter.syntaxError(error);
   } finally {
     parser.destroy();
   }

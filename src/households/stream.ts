@@ -9,7 +9,7 @@
  */
 import type { Household } from './body.js';
 import type { ColumnName } from './columns.js';
-import { type CsvChunks, type CsvRecord, CsvSyntaxError, streamCsvRecords } from './csv-text.js';
+import { type CsvRecord, CsvSyntaxError, streamCsvRecords } from './csv-text.js';
 import { type GatheredFix, gatherRecord, keyOf, type OpenHousehold, settleHousehold } from './gather.js';
 import {
   finish,
