@@ -37,7 +37,6 @@ import { type KeyState, Shard, STALE_MUTEX_MS } from './file-shard.js';
 import { type KeyChange, ShardStore } from './file-store.js';
 import { correctsOwn } from './in-process-coordination.js';
 
-
 /** How often (ms) each instance reads the pause file of a client id it listens to. */
 const PAUSE_POLL_MS = 250;
 
