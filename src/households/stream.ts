@@ -98,20 +98,54 @@ export class HouseholdsChangedError extends Error {
 
 const NO_COLUMNS: HouseholdColumns = { found: [], missing: [], duplicated: [], unknown: [] };
 
-function summaryOf(household: Household): HouseholdSummary {
-  const { body } = household;
-  const unit = body.property.unit;
-  return {
-    key: household.key,
-    line: household.line,
-    lines: household.lines,
-    correlationId: household.correlationId,
-    match: {
-      applicants: body.applicants.map((applicant) => ({ email: applicant.email })),
-      monthly_rent: body.monthly_rent ?? 0,
-      property: unit === undefined ? {} : { unit },
-    },
-  };
+/**
+ * A summary as it is held: flat fields, a few dozen bytes beside its strings, for 100,000 of them
+ * (docs/benchmarks.md, "Scale, round 2"). `lines` and `match` are built when read.
+ */
+class HeldSummary implements HouseholdSummary {
+  readonly key: string;
+  readonly line: number;
+  readonly correlationId: string;
+  /** Lines of its rows after the first (none for one applicant). */
+  readonly #more: readonly number[] | undefined;
+  /** The applicants' emails, one a line (an email has no line break). */
+  readonly #emails: string;
+  readonly #rent: number;
+  readonly #unit: string | undefined;
+
+  constructor(household: Household) {
+    const { body, lines } = household;
+    this.key = household.key;
+    this.line = household.line;
+    this.correlationId = household.correlationId;
+    this.#more = lines.length > 1 ? lines.slice(1) : undefined;
+    this.#emails = body.applicants.map((applicant) => applicant.email).join('\n');
+    this.#rent = body.monthly_rent ?? 0;
+    this.#unit = body.property.unit;
+  }
+
+  get lines(): number[] {
+    return [this.line, ...(this.#more ?? [])];
+  }
+
+  get match(): HouseholdMatch {
+    return {
+      applicants: this.#emails.split('\n').map((email) => ({ email })),
+      monthly_rent: this.#rent,
+      property: this.#unit === undefined ? {} : { unit: this.#unit },
+    };
+  }
+
+  /** What `JSON.stringify` writes: the fields as the interface names them. */
+  toJSON(): HouseholdSummary {
+    return {
+      key: this.key,
+      line: this.line,
+      lines: this.lines,
+      correlationId: this.correlationId,
+      match: this.match,
+    };
+  }
 }
 
 /** The first reading: the header, and the line of each key's last record. */
@@ -230,7 +264,7 @@ export async function checkHouseholds(
       const built = settleHousehold(key, household, settings, problems);
       if (built === undefined) invalid.push({ key, lines: household.lines });
       else {
-        summaries.push(summaryOf(built));
+        summaries.push(new HeldSummary(built));
         onHousehold?.(built);
       }
     }
@@ -240,6 +274,9 @@ export async function checkHouseholds(
   }
   // Households settle in the order of their last rows; they are listed by their first.
   summaries.sort((a, b) => a.line - b.line);
+  // What the body reading needs: the last line of each valid household, keyed by the summary's
+  // own key (the first reading's copies of every key are let go).
+  layout.lastLine = new Map(summaries.map((summary) => [summary.key, layout.lastLine.get(summary.key) ?? 0]));
   invalid.sort((a, b) => (a.lines[0] ?? 0) - (b.lines[0] ?? 0));
   const result = finish([], invalid, problems, layout.columns, fixes);
   return {
