@@ -90,6 +90,7 @@ export class HouseholdsChangedError extends Error {
   /** The household found changed, when one is named. */
   readonly householdKey: string | undefined;
 
+  /** @param householdKey The household found changed, when one is named. */
   constructor(message: string, householdKey?: string) {
     super(message);
     this.householdKey = householdKey;
