@@ -150,6 +150,19 @@ describe('checkHouseholds: the same findings as parseHouseholds', () => {
     expect(await all(checked.bodies())).toEqual([]);
   });
 
+  it('bytes split inside a character (a file read in chunks): the same bodies', async () => {
+    const text = `${[HEADER_LINE, row('A', 'Zoë', 'zoe@example.com', { last_name: 'Müller-Łukasz', city: 'Montréal' })].join('\n')}\n`;
+    const bytes = Buffer.from(text, 'utf8');
+    for (const size of [1, 2, 3, 5]) {
+      const source: HouseholdsSource = function* () {
+        for (let at = 0; at < bytes.length; at += size) yield bytes.subarray(at, at + size);
+      };
+      const checked = await checkHouseholds(source);
+      expect(checked.problems).toEqual([]);
+      expect(await all(checked.bodies())).toEqual(parseHouseholds(text).households);
+    }
+  });
+
   it('padded ZIP codes are listed as fixes, by line', async () => {
     const text = [
       HEADER_LINE,
