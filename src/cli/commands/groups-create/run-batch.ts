@@ -334,6 +334,8 @@ export async function runBatch(
       }
     });
 
+    // Each household's resolution is in `results` or `missing` now: let go of them during the creates.
+    resolved.length = 0;
     let readError: unknown;
     if (missing.length > 0 && !stop.signal.aborted) {
       const journal = await options.openJournal();
