@@ -48,7 +48,7 @@ module.exports = {
       to: {
         path: [
           '^src/client/node-client\\.ts$',
-          '^src/core/(transport/(node-connector|undici-modules|undici-transport|dispatcher|node-builtins)|token/file-token-store|coordination/(file-coordination|command-line-state))\\.ts$',
+          '^src/core/(transport/(node-connector|undici-modules|undici-transport|dispatcher|node-builtins)|token/file-token-store|coordination/(file-[a-z]+|command-line-state))\\.ts$',
           '^src/webhooks/adapters/(express|fastify)\\.ts$',
           '^src/(testing|cli|households)/',
         ],
@@ -64,7 +64,7 @@ module.exports = {
         path: '^src/(core|creates|webhooks|resources|schemas|helpers|client)/|^src/edge\\.ts$',
         pathNot: [
           '^src/client/node-client\\.ts$',
-          '^src/core/(transport/(node-connector|undici-modules|undici-transport|dispatcher|node-builtins)|token/file-token-store|coordination/(file-coordination|command-line-state))\\.ts$',
+          '^src/core/(transport/(node-connector|undici-modules|undici-transport|dispatcher|node-builtins)|token/file-token-store|coordination/(file-[a-z]+|command-line-state))\\.ts$',
           '^src/webhooks/adapters/(express|fastify)\\.ts$',
         ],
       },

@@ -9,9 +9,11 @@
  * `bench:scale` markers.
  *
  *   node --import tsx bench/scale.ts [--sizes 1000,10000] [--full] [--concurrency 16]
- *     [--no-docs] [--max-ratio 1.5]
+ *     [--dry-sizes 1000,10000,100000] [--no-docs] [--max-ratio 1.5]
  *
- * `--full` adds 100,000 households (about ten minutes more). `--max-ratio R` exits 1 when a
+ * `--full` adds 100,000 households (about ten minutes more). The CLI's dry run (`--dry-run`: the
+ * file checked, the plan printed, nothing sent) is measured at `--dry-sizes` (default: the sizes
+ * and 100,000: it sends nothing, so it is quick), for its peak RSS beside the real run's. `--max-ratio R` exits 1 when a
  * path's CPU per household at the largest size is more than R times its CPU per household at the
  * smallest (what `.ci/run` checks with 1,000 and 10,000).
  */
@@ -27,6 +29,7 @@ const DOCS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url));
 
 interface Options {
   sizes: number[];
+  drySizes: number[];
   concurrency: number;
   docs: boolean;
   maxRatio: number | undefined;
@@ -40,18 +43,21 @@ function parseOptions(argv: string[]): Options {
   const sizes = (value('--sizes') ?? '1000,10000').split(',').map(Number);
   if (argv.includes('--full') && !sizes.includes(100_000)) sizes.push(100_000);
   const ratio = value('--max-ratio');
+  const drySizes = value('--dry-sizes')?.split(',').map(Number) ?? [...new Set([...sizes, 100_000])];
   return {
     sizes,
+    drySizes: drySizes.sort((a, b) => a - b),
     concurrency: Number(value('--concurrency') ?? 16),
     docs: !argv.includes('--no-docs'),
     maxRatio: ratio === undefined ? undefined : Number(ratio),
   };
 }
 
-type Path = 'cli' | 'once' | 'plain';
-const PATHS: readonly Path[] = ['cli', 'once', 'plain'];
+type Path = 'cli' | 'dry' | 'once' | 'plain';
+const PATHS: readonly Path[] = ['cli', 'dry', 'once', 'plain'];
 const LABEL: Record<Path, string> = {
   cli: 'CLI `groups create --csv`',
+  dry: 'CLI `--dry-run` (nothing sent)',
   once: '`createMany({ once: true })`',
   plain: 'plain `createMany`',
 };
@@ -130,7 +136,7 @@ async function measure(path: Path, size: number, concurrency: number): Promise<R
     server.send({ kind: 'cpu' });
     const before = await nextMessage<{ cpuUs: number }>(server);
     let args: string[];
-    if (path === 'cli') {
+    if (path === 'cli' || path === 'dry') {
       const csv = join(work, 'households.csv');
       writeFileSync(csv, householdsCsv(size));
       args = [
@@ -148,6 +154,7 @@ async function measure(path: Path, size: number, concurrency: number): Promise<R
         'Cedar Park Rentals',
         '--allow-insecure-http',
         '--quiet',
+        ...(path === 'dry' ? ['--dry-run'] : []),
       ];
     } else args = [path, String(size), String(concurrency)];
     const run = child(args, {
@@ -180,23 +187,29 @@ const fmt = (n: number, digits = 0): string =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 function table(results: Result[], sizes: number[]): string[] {
-  const smallest = sizes[0] ?? 0;
   const lines = [
-    '| path | households | wall | per household | client CPU per household | peak RSS | state on disk | mock CPU per household | CPU per household vs smallest | rate vs plain `createMany` |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+    '| path | households | wall | per household | client CPU per household | peak RSS | state on disk | mock CPU per household | CPU per household vs smallest | wall per household vs smallest | rate vs plain `createMany` |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
   ];
   for (const path of PATHS) {
     for (const size of sizes) {
       const result = results.find((r) => r.path === path && r.size === size);
       if (!result) continue;
-      const base = results.find((r) => r.path === path && r.size === smallest);
+      const base = results.find(
+        (r) =>
+          r.path === path &&
+          r.size === sizes.find((s) => results.some((o) => o.path === path && o.size === s)),
+      );
       const plain = results.find((r) => r.path === 'plain' && r.size === size);
       const ratio = base ? result.cpuUs / result.size / (base.cpuUs / base.size) : 1;
-      const rate = plain ? plain.wallMs / result.wallMs : 1;
+      const wallRatio = base ? result.wallMs / result.size / (base.wallMs / base.size) : 1;
+      const rate = path === 'dry' ? '' : fmt(plain ? plain.wallMs / result.wallMs : 1, 2);
       const disk =
-        path === 'cli' ? `${fmt(result.diskBytes / 1e6, 2)} MB, ${fmt(result.diskFiles)} files` : 'none';
+        path === 'cli' || path === 'dry'
+          ? `${fmt(result.diskBytes / 1e6, 2)} MB, ${fmt(result.diskFiles)} files`
+          : 'none';
       lines.push(
-        `| ${LABEL[path]} | ${fmt(size)} | ${fmt(result.wallMs / 1000, 1)} s | ${fmt((result.wallMs * 1000) / size)} µs | ${fmt(result.cpuUs / size)} µs | ${fmt(result.maxRssKb / 1024)} MB | ${disk} | ${fmt(result.mockCpuUs / size)} µs | ${fmt(ratio, 2)} | ${fmt(rate, 2)} |${result.failed > 0 ? ` (${result.failed} failed)` : ''}`,
+        `| ${LABEL[path]} | ${fmt(size)} | ${fmt(result.wallMs / 1000, 1)} s | ${fmt((result.wallMs * 1000) / size)} µs | ${fmt(result.cpuUs / size)} µs | ${fmt(result.maxRssKb / 1024)} MB | ${disk} | ${fmt(result.mockCpuUs / size)} µs | ${fmt(ratio, 2)} | ${fmt(wallRatio, 2)} | ${rate} |${result.failed > 0 ? ` (${result.failed} failed)` : ''}`,
       );
     }
   }
@@ -219,8 +232,10 @@ function writeDocs(lines: string[]): void {
 
 const options = parseOptions(process.argv.slice(2));
 const results: Result[] = [];
-for (const size of options.sizes) {
+const allSizes = [...new Set([...options.sizes, ...options.drySizes])].sort((a, b) => a - b);
+for (const size of allSizes) {
   for (const path of PATHS) {
+    if (path === 'dry' ? !options.drySizes.includes(size) : !options.sizes.includes(size)) continue;
     const result = await measure(path, size, options.concurrency);
     results.push(result);
     console.log(
@@ -228,7 +243,7 @@ for (const size of options.sizes) {
     );
   }
 }
-const lines = table(results, options.sizes);
+const lines = table(results, allSizes);
 console.log(`\nconcurrency ${options.concurrency}\n${lines.join('\n')}`);
 if (options.docs) writeDocs(lines);
 

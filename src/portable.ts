@@ -50,6 +50,7 @@ export {
   BadRequestError,
   ClientClosedError,
   ConflictError,
+  CoordinationStateError,
   InternalServerError,
   NotFoundError,
   PaginationLimitError,

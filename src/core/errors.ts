@@ -398,6 +398,36 @@ export class PaginationLimitError extends VerificationError {
   }
 }
 
+/**
+ * Local coordination state that cannot be trusted as it is, so the creates it concerns are refused
+ * (nothing is sent): a damaged line inside a `FileCoordination` shard (a torn last line, left by a
+ * process killed while writing, is not damage), a folder written by a newer version of the SDK,
+ * or a folder an older version's process is still using. The message names the file, the line and
+ * the repair (docs/safe-creates.md, "Coordination").
+ */
+export class CoordinationStateError extends VerificationError {
+  override name = 'CoordinationStateError';
+  /** The file (or folder) that cannot be trusted. */
+  readonly path: string;
+  /** The 1-based line of a damaged shard, when the problem is one line. */
+  readonly line: number | undefined;
+
+  /**
+   * @param path The file or folder.
+   * @param line The damaged line, if one.
+   * @param message What is wrong, what is refused, and the repair.
+   */
+  constructor(path: string, line: number | undefined, message: string) {
+    super(message);
+    this.path = path;
+    this.line = line;
+  }
+
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), path: this.path, line: this.line };
+  }
+}
+
 /** A webhook failed verification: which check failed is in `reason`. */
 export class WebhookVerificationError extends VerificationError {
   override name = 'WebhookVerificationError';

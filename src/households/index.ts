@@ -21,3 +21,12 @@ export {
   parseHouseholds,
 } from './parse.js';
 export { HOUSEHOLD_PROBLEM_KINDS, type HouseholdProblem, type HouseholdProblemKind } from './problems.js';
+export {
+  type CheckedHouseholds,
+  type CheckHouseholdsOptions,
+  checkHouseholds,
+  type HouseholdMatch,
+  type HouseholdSummary,
+  HouseholdsChangedError,
+  type HouseholdsSource,
+} from './stream.js';

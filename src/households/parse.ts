@@ -8,13 +8,12 @@
 import type { CountryCode } from 'libphonenumber-js/min';
 import { ConfigurationError } from '../core/options.js';
 import { isRentUnit, type RentUnit } from '../schemas/rent.js';
-import { type BodySettings, buildHousehold, type Household } from './body.js';
+import type { Household } from './body.js';
 import { type ColumnName, HOUSEHOLD_COLUMNS, isColumnName, normalizeColumnName } from './columns.js';
 import { CsvSyntaxError, type CsvTable, readCsvText } from './csv-text.js';
-import { checkHousehold, fingerprintOf, type Row } from './household-checks.js';
+import { type GatherSettings, gatherRecord, type OpenHousehold, settleHousehold } from './gather.js';
 import { checkDefaultCountry } from './phone.js';
 import { byPlace, countsOf, type HouseholdProblem, type HouseholdProblemKind } from './problems.js';
-import { type CellProblem, type RowCells, readRow } from './rows.js';
 
 /** Options of {@link parseHouseholds}. */
 export interface ParseHouseholdsOptions {
@@ -97,13 +96,14 @@ export interface ParsedHouseholds {
   fixes: HouseholdFix[];
 }
 
-interface Settings extends BodySettings {
-  decisionMaker: string | undefined;
+/** The options, checked. */
+export interface Settings extends GatherSettings {
   defaultCountry: CountryCode | undefined;
   padZipCodes: boolean;
 }
 
-function settingsOf(options: ParseHouseholdsOptions): Settings {
+/** Checks the options. @throws ConfigurationError naming a wrong one. */
+export function settingsOf(options: ParseHouseholdsOptions): Settings {
   const {
     batchId = '',
     decisionMaker,
@@ -131,7 +131,8 @@ function settingsOf(options: ParseHouseholdsOptions): Settings {
   };
 }
 
-function readHeader(header: readonly string[]): {
+/** How the header was read, and the column of each position. */
+export function readHeader(header: readonly string[]): {
   columns: HouseholdColumns;
   positions: (ColumnName | undefined)[];
 } {
@@ -154,30 +155,30 @@ function readHeader(header: readonly string[]): {
   return { columns: { found: [...seen], missing, duplicated, unknown }, positions };
 }
 
-function cellsOf(values: readonly string[], positions: readonly (ColumnName | undefined)[]): RowCells {
-  const cells: RowCells = {
-    household_key: '',
-    first_name: '',
-    last_name: '',
-    email: '',
-    phone: '',
-    verification_types: '',
-    property_name: '',
-    street_address: '',
-    city: '',
-    state: '',
-    zip_code: '',
-    unit: '',
-    monthly_rent: '',
-    decision_maker: '',
-  };
-  positions.forEach((column, index) => {
-    if (column !== undefined) cells[column] = values[index] ?? '';
-  });
-  return cells;
+/** The problems of a header without a required column or naming one twice (no row is checked then). */
+export function headerProblems(columns: HouseholdColumns): HouseholdProblem[] {
+  const problems: HouseholdProblem[] = [];
+  for (const name of columns.missing) {
+    problems.push({
+      kind: 'header',
+      line: 1,
+      column: name,
+      message: 'is a required column; the header lacks it',
+    });
+  }
+  for (const name of new Set(columns.duplicated)) {
+    problems.push({ kind: 'header', line: 1, column: name, message: 'is named twice in the header' });
+  }
+  return problems;
 }
 
-function finish(
+/** The problem of a file with a header and no rows. */
+export function noRows(): HouseholdProblem {
+  return { kind: 'no_rows', line: 2, message: 'the file has a header but no rows' };
+}
+
+/** The result of a reading, its problems sorted by place. */
+export function finish(
   households: Household[],
   invalid: InvalidHousehold[],
   problems: HouseholdProblem[],
@@ -220,98 +221,29 @@ export function parseHouseholds(csvText: string, options: ParseHouseholdsOptions
   const table = tableOf(csvText);
   if ('kind' in table) return finish([], [], [table], noColumns);
   const { columns, positions } = readHeader(table.header);
-  if (columns.missing.length > 0 || columns.duplicated.length > 0) {
-    for (const name of columns.missing) {
-      problems.push({
-        kind: 'header',
-        line: 1,
-        column: name,
-        message: 'is a required column; the header lacks it',
-      });
-    }
-    for (const name of new Set(columns.duplicated)) {
-      problems.push({ kind: 'header', line: 1, column: name, message: 'is named twice in the header' });
-    }
-    return finish([], [], problems, columns);
-  }
-  if (table.records.length === 0) {
-    return finish(
-      [],
-      [],
-      [{ kind: 'no_rows', line: 2, message: 'the file has a header but no rows' }],
-      columns,
-    );
-  }
+  const header = headerProblems(columns);
+  if (header.length > 0) return finish([], [], header, columns);
+  if (table.records.length === 0) return finish([], [], [noRows()], columns);
 
-  // Rows by household key, in file order; keys of households with a row that cannot be used.
-  const byKey = new Map<string, Row[]>();
-  const fixes: HouseholdFix[] = [];
-  const badKeys = new Set<string>();
-  const keyIndex = positions.indexOf('household_key');
-  for (const record of table.records) {
-    if (record.values.length !== positions.length) {
-      // The key cell is a best guess on a misaligned row: enough to hold its household back.
-      const guess = record.values[keyIndex]?.trim() ?? '';
-      if (guess !== '') {
-        badKeys.add(guess);
-        if (!byKey.has(guess)) byKey.set(guess, []);
-      }
-      problems.push({
-        kind: 'field_count',
-        line: record.line,
-        householdKey: guess === '' ? undefined : guess,
-        message: `has ${record.values.length} fields, the header has ${positions.length} (a missing comma or an unquoted comma?)`,
-      });
-      continue;
+  // Households by key, in file order of their first record.
+  const byKey = new Map<string, OpenHousehold>();
+  const open = (key: string): OpenHousehold => {
+    let household = byKey.get(key);
+    if (household === undefined) {
+      household = { rows: [], lines: [], bad: false };
+      byKey.set(key, household);
     }
-    const cells = cellsOf(record.values, positions);
-    const { values, problems: cellProblems, fixes: cellFixes } = readRow(cells, settings);
-    const key = cells.household_key.trim();
-    problems.push(...cellProblems.map((problem: CellProblem) => cellProblem(record.line, key, problem)));
-    for (const fix of cellFixes) fixes.push({ line: record.line, householdKey: key, ...fix });
-    if (key === '') continue;
-    if (cellProblems.length > 0) badKeys.add(key);
-    const rows = byKey.get(key) ?? [];
-    rows.push({
-      line: record.line,
-      values,
-      fingerprint: fingerprintOf(cells),
-      refused: new Set(cellProblems.map((problem) => problem.column)),
-    });
-    byKey.set(key, rows);
-  }
+    return household;
+  };
+  const fixes: HouseholdFix[] = [];
+  for (const record of table.records) gatherRecord(record, positions, settings, open, problems, fixes);
 
   const households: Household[] = [];
   const invalid: InvalidHousehold[] = [];
-  for (const [key, rows] of byKey) {
-    const before = problems.length;
-    // Misaligned rows only: nothing of the household can be read to check.
-    const checked = rows.length > 0 ? checkHousehold(key, rows, settings.decisionMaker, problems) : undefined;
-    const household =
-      checked === undefined ||
-      badKeys.has(key) ||
-      problems.length > before ||
-      checked.decisionMaker === undefined
-        ? undefined
-        : buildHousehold(key, checked.applicants, checked.merged, checked.decisionMaker, settings, problems);
+  for (const [key, gathered] of byKey) {
+    const household = settleHousehold(key, gathered, settings, problems);
     if (household) households.push(household);
-    else {
-      const lines = table.records
-        .filter((record) => record.values[keyIndex]?.trim() === key)
-        .map((record) => record.line);
-      invalid.push({ key, lines });
-    }
+    else invalid.push({ key, lines: gathered.lines });
   }
   return finish(households, invalid, problems, columns, fixes);
-}
-
-function cellProblem(line: number, key: string, problem: CellProblem): HouseholdProblem {
-  return {
-    kind: 'invalid_value',
-    line,
-    column: problem.column,
-    householdKey: key === '' ? undefined : key,
-    message: problem.message,
-    ...(problem.value === undefined ? {} : { value: problem.value }),
-  };
 }

@@ -10,6 +10,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RedisLoader } from '../../src/cli/shared/redis-modules.js';
+import { parseLine } from '../../src/core/coordination/file-shard.js';
 import {
   type ApplicantGroupCreateParams,
   ConfigurationError,
@@ -43,11 +44,17 @@ beforeEach(() => {
   mock.faults.clear();
 });
 
-/** The gate's state files (one per household it took a lease for) in a coordination folder. */
+/** The keys the gate has records of (one per household it took a lease for) in a coordination folder. */
 function stateFiles(coordinationDir: string): string[] {
-  return existsSync(coordinationDir)
-    ? readdirSync(coordinationDir).filter((file) => /^create-[0-9a-f]+\.json$/.test(file))
-    : [];
+  if (!existsSync(coordinationDir)) return [];
+  const keys = new Set<string>();
+  for (const file of readdirSync(coordinationDir).filter((name) => /^shard-[0-9a-f]{2}\.log$/.test(name))) {
+    for (const line of readFileSync(join(coordinationDir, file), 'latin1').split('\n')) {
+      const parsed = line === '' ? undefined : parseLine(line);
+      if (parsed && 'key' in parsed) keys.add(parsed.key);
+    }
+  }
+  return [...keys];
 }
 
 function bodyOf(

@@ -23,7 +23,12 @@ const WALL_CLOCK_READERS: Record<string, string> = {
   'core/errors.ts':
     'RateLimitError.retryAfter turns a Retry-After HTTP date into seconds: a date on the wall clock, for the caller to read',
   'core/coordination/file-coordination.ts':
-    'leases, locks and records shared by the processes of one machine run on its wall clock (the file system’s)',
+    'leases, locks and records shared by the processes of one machine run on its wall clock (the file system’s) unless given a store clock',
+  'core/coordination/file-holders.ts': 'a process’s start time, recorded with its leases for people to read',
+  'core/coordination/file-locks.ts':
+    'a lock folder’s age is its modification time on the file system’s clock, compared with the wall clock',
+  'core/coordination/file-format.ts':
+    'an earlier version’s lock folder is judged by its modification time on the file system’s clock',
   'redis/coordination.ts':
     'the wait for the fleet’s token lock is bounded by its ttl, which the Redis server keeps for every process',
   'redis/pause-channel.ts': 'a pause published by another process is an epoch time on the shared wall clock',

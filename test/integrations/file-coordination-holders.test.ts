@@ -7,17 +7,24 @@
  */
 import { spawnSync } from 'node:child_process';
 import {
+  appendFileSync,
+  lutimesSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
+  symlinkSync,
+  truncateSync,
+  unlinkSync,
   utimesSync,
-  writeFileSync,
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { keyOf } from '../../src/core/coordination/file-coordination.js';
+import { type KeyState, parseLine, recordLine } from '../../src/core/coordination/file-shard.js';
 import { FileCoordination } from '../../src/index.js';
 
 const dirs: string[] = [];
@@ -42,30 +49,36 @@ const TEN_MINUTES = 10 * 60_000;
 
 type Json = Record<string, unknown>;
 
-/** The one create-lease state file in `dir`. */
+/** The one shard file in `dir` (each test uses one key). */
 function stateFile(dir: string): string {
-  const names = readdirSync(dir).filter((name) => /^create-[0-9a-f]+\.json$/.test(name));
-  if (names.length !== 1) throw new Error(`one state file expected in ${dir}, found ${names.join(', ')}`);
+  const names = readdirSync(dir).filter((name) => /^shard-[0-9a-f]{2}\.log$/.test(name));
+  if (names.length !== 1) throw new Error(`one shard file expected in ${dir}, found ${names.join(', ')}`);
   return join(dir, names[0] ?? '');
 }
 
+/** The last record of the shard: its key and state. */
+function lastRecord(dir: string): { key: string; state: KeyState } {
+  const lines = readFileSync(stateFile(dir), 'latin1')
+    .split('\n')
+    .filter((line) => line !== '');
+  const parsed = parseLine(lines.at(-1) ?? '');
+  if (!('key' in parsed)) throw new Error(`a key record expected, got ${JSON.stringify(parsed)}`);
+  return parsed;
+}
+
 function readState(dir: string): Json {
-  return JSON.parse(readFileSync(stateFile(dir), 'utf8')) as Json;
+  return lastRecord(dir).state as unknown as Json;
 }
 
-/** Rewrites the recorded holder of the lease in `dir`; returns it as it was. */
+/** Appends a record changing the recorded holder of the lease in `dir`; returns it as it was. */
 function changeLeaseHolder(dir: string, change: Json): Json {
-  const state = readState(dir);
-  const holder = state.holder as Json;
-  writeFileSync(stateFile(dir), JSON.stringify({ ...state, holder: { ...holder, ...change } }));
+  const { key, state } = lastRecord(dir);
+  const holder = state.holder as unknown as Json;
+  appendFileSync(
+    stateFile(dir),
+    `${recordLine(key, { ...state, holder: { ...state.holder, ...change } as KeyState['holder'] })}\n`,
+  );
   return holder;
-}
-
-/** The holder file inside the lock directory `lock` (there is exactly one while it is held). */
-function holderFileOf(lock: string): string {
-  const names = readdirSync(lock).filter((name) => /^holder-[0-9a-f]{32}\.json$/.test(name));
-  if (names.length !== 1) throw new Error(`one holder file expected in ${lock}`);
-  return join(lock, names[0] ?? '');
 }
 
 function locksIn(dir: string): string[] {
@@ -159,12 +172,14 @@ describe('FileCoordination: a create lease whose holder no longer runs', () => {
     },
   );
 
-  it("a garbled lease file does not reset the fence: the earlier holder's late write is refused", async () => {
+  it("a lease record torn by a kill does not reset the fence: the earlier holder's late write is refused", async () => {
     const dir = folder();
     const [holder, next] = [new FileCoordination(dir), new FileCoordination(dir)];
     const first = await holder.acquireCreateLease('client', 'unit-4B', TEN_MINUTES);
     if (!first) throw new Error('a lease expected');
-    writeFileSync(stateFile(dir), '{"fence": 1, "expi');
+    // The power lost while the record was written: the shard ends in half of it.
+    const size = readFileSync(stateFile(dir)).length;
+    truncateSync(stateFile(dir), size - 40);
     const second = await next.acquireCreateLease('client', 'unit-4B', TEN_MINUTES);
     expect(second?.fence).toBeGreaterThan(first.fence);
     expect(await holder.recordCreateOutcome(first, { state: 'created', id: 'g-late' })).toBe(false);
@@ -222,10 +237,11 @@ describe('FileCoordination: locks whose holder no longer runs', () => {
     const result = await dead?.withTokenExchange('client', TEN_MINUTES, async () => {
       const [lock] = locksIn(dir);
       if (!lock) throw new Error('the exchange lock expected');
-      const file = holderFileOf(join(dir, lock));
-      const holder = JSON.parse(readFileSync(file, 'utf8')) as Json;
-      expect(holder).toMatchObject({ host: hostname(), pid: process.pid });
-      writeFileSync(file, JSON.stringify({ ...holder, pid: deadPid }));
+      // The lock is a link whose target names its holder.
+      const holder = JSON.parse(readlinkSync(join(dir, lock))) as Json;
+      expect(holder).toMatchObject({ host: hostname(), pid: process.pid, token: expect.any(String) });
+      unlinkSync(join(dir, lock));
+      symlinkSync(JSON.stringify({ ...holder, pid: deadPid }), join(dir, lock));
       order.push('dead holder');
       return rerun?.withTokenExchange('client', TEN_MINUTES, async () => {
         order.push('rerun');
@@ -240,17 +256,15 @@ describe('FileCoordination: locks whose holder no longer runs', () => {
     expect(locksIn(dir)).toEqual([]);
   });
 
-  it("a state file's mutex left by a dead holder is broken at once", async () => {
+  it("the store's lock left by a dead holder is broken at once", async () => {
     const dir = folder();
     const coordination = new FileCoordination(dir);
     const lease = await coordination.acquireCreateLease('client', 'unit-4B', TEN_MINUTES);
     if (!lease) throw new Error('a lease expected');
     await coordination.releaseCreateLease(lease);
-    const self = readState(dir);
-    expect(self.holder).toBeUndefined();
+    expect(readState(dir).holder).toBeUndefined();
     const holder = { ...(await holderRecord()), pid: deadPid };
-    const lock = `${stateFile(dir).slice(0, -'.json'.length)}.lock`;
-    leaveLock(lock, holder, Date.now() + TEN_MINUTES);
+    leaveLock(join(dir, 'store.lock'), holder, Date.now() + TEN_MINUTES);
 
     // Its age could never break it (its time is ten minutes ahead): only its holder's absence.
     const next = await new FileCoordination(dir).acquireCreateLease('client', 'unit-4B', TEN_MINUTES);
@@ -258,32 +272,27 @@ describe('FileCoordination: locks whose holder no longer runs', () => {
     expect(locksIn(dir)).toEqual([]);
   });
 
-  it('a mutex whose holder cannot be judged (another host) is broken by its age, as before', async () => {
+  it('a lock whose holder cannot be judged (another host) is broken by its age, as before', async () => {
     const dir = folder();
     const coordination = new FileCoordination(dir);
     const first = await coordination.acquireCreateLease('client', 'unit-4B', 0);
     const holder = { ...(await holderRecord()), host: 'batch-2.example.internal' };
-    const lock = `${stateFile(dir).slice(0, -'.json'.length)}.lock`;
-    leaveLock(lock, holder, Date.now() - 60_000);
+    leaveLock(join(dir, 'store.lock'), holder, Date.now() - 60_000);
     expect((await coordination.acquireCreateLease('client', 'unit-4B', TEN_MINUTES))?.fence).toBeGreaterThan(
       first?.fence ?? Number.POSITIVE_INFINITY,
     );
+    expect(locksIn(dir)).toEqual([]);
   });
 
-  it('a lock directory without a holder file (an older version, or a holder killed right after mkdir) is broken by its age', async () => {
+  it("an earlier version's lock folder (with or without its holder file) is broken by its age", async () => {
     const dir = folder();
     const coordination = new FileCoordination(dir);
-    // An exchange whose holder file vanishes: its release leaves the directory, empty.
-    await coordination.withTokenExchange('client', TEN_MINUTES, async () => {
-      const [lock] = locksIn(dir);
-      if (!lock) throw new Error('the exchange lock expected');
-      rmSync(holderFileOf(join(dir, lock)));
-    });
-    const [left] = locksIn(dir);
-    if (!left) throw new Error('the emptied lock expected');
-    expect(readdirSync(join(dir, left))).toEqual([]);
+    await coordination.withTokenExchange('client', TEN_MINUTES, async () => 'first');
+    // The earlier version's token lock: a folder, left by a process killed right after mkdir.
+    const lock = join(dir, `token-${keyOf('client')}.lock`);
+    mkdirSync(lock);
     const minuteAgo = new Date(Date.now() - 60_000);
-    utimesSync(join(dir, left), minuteAgo, minuteAgo);
+    utimesSync(lock, minuteAgo, minuteAgo);
     expect(await coordination.withTokenExchange('client', 10_000, async () => 'token')).toBe('token');
     expect(locksIn(dir)).toEqual([]);
   });
@@ -296,9 +305,8 @@ async function holderRecord(): Promise<Json> {
   return readState(dir).holder as Json;
 }
 
-/** A lock directory at `lock` as `holder` leaves it when killed, modified at `mtimeMs`. */
+/** A lock at `lock` as `holder` leaves it when killed (a link naming it), made at `mtimeMs`. */
 function leaveLock(lock: string, holder: Json, mtimeMs: number): void {
-  mkdirSync(lock);
-  writeFileSync(join(lock, `holder-${'0'.repeat(31)}1.json`), JSON.stringify(holder));
-  utimesSync(lock, new Date(mtimeMs), new Date(mtimeMs));
+  symlinkSync(JSON.stringify({ ...holder, token: 'killed' }), lock);
+  lutimesSync(lock, new Date(mtimeMs), new Date(mtimeMs));
 }

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 /** The built-ins the file-backed stores use. */
 interface Builtins {
   'node:crypto': typeof import('node:crypto');
+  'node:fs': typeof import('node:fs');
   'node:fs/promises': typeof import('node:fs/promises');
   'node:os': typeof import('node:os');
 }

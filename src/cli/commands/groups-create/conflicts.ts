@@ -6,12 +6,41 @@
  */
 import {
   type ApplicantGroup,
-  type ApplicantGroupCreateParams,
   centsToDollars,
   householdDifferences,
   isSameHousehold,
 } from 'applicant-verification';
 import { rentCentsMeant } from '../../../internal.js';
+
+/** What the comparator reads of a household's body: its applicants' emails, its rent, its unit. */
+export type ComparedBody = Parameters<typeof householdDifferences>[1];
+
+/**
+ * What the conflict check reads of a group, and its id: a run keeps this of each group it found
+ * (a rerun of 100,000 households finds 100,000), not the group with its applicants' names.
+ */
+export interface ComparedGroup {
+  id: string;
+  applicants: { email: string }[];
+  monthly_rent_cents: number;
+  unit_number?: string | null | undefined;
+  /** Whether the group expired (an expired group is not the household's live one: expiry.ts). */
+  is_expired: boolean;
+  /** When it was created (the newest expired group stands for a household with no live one). */
+  created_at_timestamp: number;
+}
+
+/** `group` as the conflict check and the expiry rules read it. */
+export function compactGroup(group: ApplicantGroup): ComparedGroup {
+  return {
+    id: group.id,
+    applicants: group.applicants.map((applicant) => ({ email: applicant.email })),
+    monthly_rent_cents: group.monthly_rent_cents,
+    unit_number: group.unit_number,
+    is_expired: group.is_expired,
+    created_at_timestamp: group.created_at_timestamp,
+  };
+}
 
 /** Both sides of a conflict, for the results log and the message. */
 export interface Conflict {
@@ -31,7 +60,7 @@ function emailsOf(applicants: readonly { email: string }[]): string[] {
 }
 
 /** The conflict between `group` and the household's `body`, or `undefined` when they agree. */
-export function findConflict(group: ApplicantGroup, body: ApplicantGroupCreateParams): Conflict | undefined {
+export function findConflict(group: ComparedGroup, body: ComparedBody): Conflict | undefined {
   const serverEmails = emailsOf(group.applicants);
   const rowEmails = emailsOf(body.applicants);
   const rowRentCents = rentCentsMeant(body) ?? Number.NaN;

@@ -11,16 +11,19 @@
  *    `run-batch.ts`).
  * 4. A new results log gets one entry per household: its group id, or its error.
  */
-import { constants } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { access, open } from 'node:fs/promises';
 import { dirname, parse as parsePath, resolve } from 'node:path';
 import { ConfigurationError, type Coordination, type VerificationClient } from 'applicant-verification';
 import {
+  type CheckedHouseholds,
+  type CheckHouseholdsOptions,
   type ColumnSpec,
+  checkHouseholds,
   HOUSEHOLD_COLUMNS,
   type Household,
-  type ParsedHouseholds,
-  parseHouseholds,
+  type HouseholdSummary,
+  type HouseholdsSource,
 } from 'applicant-verification/households';
 import { isRentUnit } from 'applicant-verification/schemas';
 import { stateNameForCode, UNRESOLVED_RECHECK_MS } from '../../../internal.js';
@@ -155,21 +158,36 @@ const OPTIONS = {
 
 const SHOWN_FAILURES = 20;
 
-async function loadText(csvPath: string, shownPath: string): Promise<string> {
+/**
+ * The file as the households reader reads it: streamed from its start on each reading (it is read
+ * twice to check it, and once more for the bodies to create), never held whole. Checked readable
+ * first: a missing file is a usage error.
+ */
+async function sourceOf(csvPath: string, shownPath: string): Promise<HouseholdsSource> {
   try {
-    return await readFile(csvPath, 'utf8');
+    // Reading a byte finds a directory (EISDIR) as well as a missing or unreadable file.
+    const handle = await open(csvPath, 'r');
+    try {
+      await handle.read(Buffer.alloc(1), 0, 1, 0);
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
     const code = error instanceof Error && 'code' in error ? String(error.code) : '';
     const reason =
       code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : describeError(error);
     throw new UsageError(`cannot read --csv ${shownPath}: ${reason}`);
   }
+  return () => createReadStream(csvPath);
 }
 
 // The library's option names, as the flags a person typed.
-function parseWithFlags(text: string, options: Parameters<typeof parseHouseholds>[1]): ParsedHouseholds {
+async function checkWithFlags(
+  source: HouseholdsSource,
+  options: CheckHouseholdsOptions,
+): Promise<CheckedHouseholds> {
   try {
-    return parseHouseholds(text, options);
+    return await checkHouseholds(source, options);
   } catch (error) {
     if (!(error instanceof ConfigurationError)) throw error;
     throw new UsageError(
@@ -181,8 +199,11 @@ function parseWithFlags(text: string, options: Parameters<typeof parseHouseholds
   }
 }
 
-async function printPlan(io: CliIO, households: readonly Household[]): Promise<void> {
-  const lines = ['LINE   HOUSEHOLD             APPL  CORRELATION ID        UNIT      RENT'];
+/** Lines of the plan written at once: the plan of 100,000 households is never one string. */
+const PLAN_CHUNK = 1_000;
+
+async function printPlan(io: CliIO, households: readonly HouseholdSummary[]): Promise<void> {
+  let lines = ['LINE   HOUSEHOLD             APPL  CORRELATION ID        UNIT      RENT'];
   for (const household of households) {
     lines.push(
       [
@@ -190,14 +211,18 @@ async function printPlan(io: CliIO, households: readonly Household[]): Promise<v
         safeCell(household.key).padEnd(20).slice(0, 20),
         String(household.lines.length).padEnd(4),
         household.correlationId.padEnd(20),
-        safeCell(household.body.property.unit ?? '')
+        safeCell(household.match.property.unit ?? '')
           .padEnd(8)
           .slice(0, 8),
-        String(household.body.monthly_rent),
+        String(household.match.monthly_rent),
       ].join('  '),
     );
+    if (lines.length >= PLAN_CHUNK) {
+      await write(io.stdout, `${lines.join('\n')}\n`);
+      lines = [];
+    }
   }
-  await write(io.stdout, `${lines.join('\n')}\n`);
+  if (lines.length > 0) await write(io.stdout, `${lines.join('\n')}\n`);
 }
 
 async function checkWritableDir(dir: string, option: string): Promise<void> {
@@ -208,21 +233,17 @@ async function checkWritableDir(dir: string, option: string): Promise<void> {
   }
 }
 
-// Applicant groups take "TX"; screening groups want "Texas". Said once, before it bites.
-function stateHint(households: readonly Household[], reporter: Reporter): void {
-  for (const household of households) {
-    const state = household.body.property.state.trim();
-    const name = /^[A-Za-z]{2}$/.test(state) ? stateNameForCode(state.toUpperCase()) : undefined;
-    if (name === undefined) continue;
-    reporter.note(
-      `note: state "${state}" is fine for applicant groups; screening groups need the state spelled out ("${name}")`,
-    );
-    return;
-  }
+// Applicant groups take "TX"; screening groups want "Texas". Said once, before it bites: the
+// note for the first household (in the order the check completes them) with a two-letter state.
+function stateHint(household: Household): string | undefined {
+  const state = household.body.property.state.trim();
+  const name = /^[A-Za-z]{2}$/.test(state) ? stateNameForCode(state.toUpperCase()) : undefined;
+  if (name === undefined) return undefined;
+  return `note: state "${state}" is fine for applicant groups; screening groups need the state spelled out ("${name}")`;
 }
 
 // The households left out by --skip-invalid, one result each.
-function invalidResults(plan: ParsedHouseholds): HouseholdResult[] {
+function invalidResults(plan: CheckedHouseholds): HouseholdResult[] {
   return plan.invalid.map(({ key, lines }) => ({
     line: lines[0] ?? 0,
     household_key: key,
@@ -241,7 +262,7 @@ function invalidResults(plan: ParsedHouseholds): HouseholdResult[] {
 }
 
 // A header the file cannot be read with is a usage error (exit 2), as a missing option is.
-function headerProblems(plan: ParsedHouseholds, shown: string, decisionMakerGiven: boolean): string[] {
+function headerProblems(plan: CheckedHouseholds, shown: string, decisionMakerGiven: boolean): string[] {
   const { missing, duplicated, found } = plan.columns;
   if (missing.length > 0 || duplicated.length > 0) {
     const problems = [
@@ -303,7 +324,11 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   // settings' presence and form first (no network), then every problem of the file.
   const connection = await resolveConnection(values, io);
   const settings = await connectionProblem(connection, values, io, reporter);
-  const plan = parseWithFlags(await loadText(csvPath, shown), {
+  let hint: string | undefined;
+  const plan = await checkWithFlags(await sourceOf(csvPath, shown), {
+    onHousehold: (household) => {
+      hint ??= stateHint(household);
+    },
     apiRentUnit,
     batchId,
     decisionMaker: values['decision-maker'],
@@ -356,7 +381,7 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   }
   const { households } = plan;
   const invalid = invalidResults(plan);
-  stateHint(households, reporter);
+  if (hint !== undefined) reporter.note(hint);
   const applicants = households.reduce((sum, household) => sum + household.lines.length, 0);
   if (dryRun) {
     await printPlan(io, households);
@@ -421,6 +446,7 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
       await Journal.acknowledgeTorn(journalPath, own, startedAt);
       const previous = new Map([...shared.states, ...own.states]);
       outcome = await runBatch(client, households, {
+        bodies: (wanted) => plan.bodies(wanted),
         concurrency,
         graceMs: Math.round(graceSeconds * 1000),
         batchId,
@@ -479,6 +505,12 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
       isAuthFailure(fatalError)
         ? `Stopped: ${AUTH_FAILED_MESSAGE}.`
         : `Stopped: ${describeError(fatalError)}. Check the credentials' permissions.`,
+    );
+  }
+  if (outcome.readError !== undefined) {
+    // The file was changed (or could not be read) after it was checked: what it holds now was not.
+    reporter.error(
+      `Stopped: ${shown} could not be read again for the creates: ${describeError(outcome.readError)}. The households not started were not sent; run the same command again to check the file as it is now.`,
     );
   }
   if (outcome.foundAtCreate > 0) {

@@ -160,6 +160,8 @@ export class ResultLog {
   readonly #startedAt: Date;
   #target: string | undefined;
   #writing: Promise<void> = Promise.resolve();
+  /** Lines settled while a write was on its way: appended together by the next write. */
+  #pending: string[] = [];
   #error: unknown;
 
   constructor(path: string, startedAt: Date) {
@@ -167,19 +169,25 @@ export class ResultLog {
     this.#startedAt = startedAt;
   }
 
-  /** Appends one settled row (CSV line or JSON line); a write error is kept for {@link finish}. */
+  /**
+   * Appends one settled row (CSV line or JSON line); a write error is kept for {@link finish}.
+   * Rows settled while a write is on its way are appended together, in one write.
+   */
   append(result: HouseholdResult): void {
     if (!streams(this.#path)) return;
+    const jsonl = extname(this.#path).toLowerCase() === '.jsonl';
+    this.#pending.push(jsonl ? `${toJson(result)}\n` : toCsv([result], RESULT_COLUMNS, false));
+    if (this.#pending.length > 1) return;
     this.#writing = this.#writing
       .then(async () => {
-        const jsonl = extname(this.#path).toLowerCase() === '.jsonl';
-        const line = jsonl ? `${toJson(result)}\n` : toCsv([result], RESULT_COLUMNS, false);
         if (this.#target === undefined) {
           const target = await unusedPath(this.#path, this.#startedAt);
           await writeNewFile(target, jsonl ? '' : toCsv([], RESULT_COLUMNS, true), 0o600);
           this.#target = target;
         }
-        await appendFile(this.#target, line);
+        const lines = this.#pending.join('');
+        this.#pending = [];
+        await appendFile(this.#target, lines);
       })
       .catch((error: unknown) => {
         this.#error ??= error;

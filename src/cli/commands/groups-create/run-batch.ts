@@ -21,7 +21,6 @@ import { setTimeout as delay } from 'node:timers/promises';
 import {
   APIError,
   APIUserAbortError,
-  type ApplicantGroup,
   CorrelationConflictError,
   type CreateOnceResult,
   GroupMayHaveBeenCreatedError,
@@ -29,14 +28,21 @@ import {
   RequestValidationError,
   type VerificationClient,
 } from 'applicant-verification';
-import type { Household } from 'applicant-verification/households';
+import type { Household, HouseholdSummary } from 'applicant-verification/households';
 import { mapSettled, maskText } from '../../../internal.js';
 import { BatchStop, describeError, describeRowError, InterruptedError } from '../../errors.js';
 import type { CliIO } from '../../shared/io.js';
 import type { Reporter } from '../../shared/progress.js';
 import { inFlight } from '../../shared/shutdown.js';
+import { eachConcurrently } from '../../shared/stream-pool.js';
 import { safeCell } from '../../shared/terminal.js';
-import { type Conflict, describeConflict, findConflict } from './conflicts.js';
+import {
+  type ComparedGroup,
+  type Conflict,
+  compactGroup,
+  describeConflict,
+  findConflict,
+} from './conflicts.js';
 import { householdGroup, liveGroups, possibleDuplicateCell } from './expiry.js';
 import { isUnsettled, type Journal, type JournalOutcome, type JournalState } from './journal.js';
 import type { HouseholdResult, HouseholdStatus } from './result-log.js';
@@ -47,6 +53,9 @@ import type { HouseholdResult, HouseholdStatus } from './result-log.js';
  * shorter.
  */
 export const LISTING_FROM = 100;
+
+/** What a result names of a household: where it is in the file and its correlation id. */
+export type HouseholdRef = Pick<HouseholdSummary, 'key' | 'line' | 'lines' | 'correlationId'>;
 
 /** Time between lookups while waiting for the group of an unsettled create. */
 const POLL_MS = 500;
@@ -66,10 +75,16 @@ export interface BatchRunOptions {
   openJournal: () => Promise<Journal>;
   /** What earlier runs journaled, by correlation id. */
   previous: ReadonlyMap<string, JournalState>;
-  /** Called with each household's result as it settles (the results log appends it). */
-  onResult?: (result: HouseholdResult) => void;
+  /**
+   * The full households (bodies) of the correlation ids given, read again from the file as the
+   * creates need them (`CheckedHouseholds.bodies`): a run holds its households' summaries, not
+   * their bodies.
+   */
+  bodies: (wanted: ReadonlySet<string>) => AsyncIterable<Household>;
   /** `--reinvite-expired`: a household whose groups have all expired gets a new group. */
   reinviteExpired?: boolean;
+  /** Called with each household's result as it settles (the results log appends it). */
+  onResult?: (result: HouseholdResult) => void;
 }
 
 /** What a run did to each household, and the error that stopped it early, if one did. */
@@ -77,7 +92,7 @@ export interface BatchOutcome {
   results: HouseholdResult[];
   fatalError: unknown;
   /** The conflicts, for the terminal (their text in `results` keeps the emails). */
-  conflicts: { household: Household; conflict: Conflict }[];
+  conflicts: { household: HouseholdRef; conflict: Conflict }[];
   /**
    * Households missing when this run looked, found when it came to create them, that the gate had
    * recorded: another run or a script on the same gate created them meanwhile (counted as already
@@ -90,16 +105,26 @@ export interface BatchOutcome {
    */
   foundOffGate: string[];
   /** Households with more than one group under their correlation id: created (and invited) twice. */
-  twice: { household: Household; groups: ApplicantGroup[] }[];
+  twice: { household: HouseholdRef; groups: ComparedGroup[] }[];
+  /**
+   * What stopped reading the households' bodies again before every create had started (the file
+   * was changed during the run, say): the households not started are `not_attempted`.
+   */
+  readError: unknown;
 }
 
 type Resolution =
-  | { kind: 'existing'; group: ApplicantGroup }
-  | { kind: 'expired'; group: ApplicantGroup }
+  | { kind: 'existing'; groupId: string }
+  | { kind: 'expired'; groupId: string }
   | { kind: 'conflict'; conflict: Conflict }
   | { kind: 'missing'; resent: boolean };
 
-function resultOf(household: Household, status: HouseholdStatus, groupId = '', error = ''): HouseholdResult {
+function resultOf(
+  household: HouseholdRef,
+  status: HouseholdStatus,
+  groupId = '',
+  error = '',
+): HouseholdResult {
   return {
     line: household.line,
     household_key: household.key,
@@ -115,7 +140,12 @@ function resultOf(household: Household, status: HouseholdStatus, groupId = '', e
 }
 
 // Why an item did not finish: a stop before it started, a stop that cut its request, or a failure.
-function failedResult(household: Household, error: unknown, context = ''): HouseholdResult {
+function failedResult(
+  household: HouseholdRef,
+  error: unknown,
+  context = '',
+  body?: Household['body'],
+): HouseholdResult {
   if (error instanceof APIUserAbortError) {
     return resultOf(
       household,
@@ -136,7 +166,7 @@ function failedResult(household: Household, error: unknown, context = ''): House
       `the create may have reached the server and its group has not appeared; it was not resent. A rerun looks it up (correlation id ${household.correlationId}): ${describeError(error)}`,
     );
   }
-  return resultOf(household, 'failed', '', `${context}${describeRowError(error, household.body)}`);
+  return resultOf(household, 'failed', '', `${context}${describeRowError(error, body)}`);
 }
 
 // The server answered and refused, or the request never left: no group can exist.
@@ -158,10 +188,10 @@ function journalOutcomeOf(error: unknown): JournalOutcome {
  */
 async function listingOf(
   client: VerificationClient,
-  households: readonly Household[],
+  households: readonly HouseholdSummary[],
   previous: ReadonlyMap<string, JournalState>,
   request: RequestOptions,
-): Promise<ReadonlyMap<string, readonly ApplicantGroup[]> | undefined> {
+): Promise<ReadonlyMap<string, readonly ComparedGroup[]> | undefined> {
   const wanted = new Set<string>();
   for (const household of households) wanted.add(household.correlationId);
   for (const state of previous.values()) wanted.add(state.correlationId);
@@ -170,13 +200,14 @@ async function listingOf(
   if (first.totalCount === undefined || (first.items.length === 0 && first.totalCount > 0)) return undefined;
   const pages = first.items.length === 0 ? 0 : Math.ceil(first.totalCount / first.items.length);
   if (pages >= wanted.size) return undefined;
-  const byCorrelation = new Map<string, ApplicantGroup[]>();
+  // What the conflict check reads of each group (a rerun of 100,000 households finds 100,000).
+  const byCorrelation = new Map<string, ComparedGroup[]>();
   for await (const group of first.iterate()) {
     const id = group.correlation_id;
     if (!id || !wanted.has(id)) continue;
     const groups = byCorrelation.get(id);
-    if (groups) groups.push(group);
-    else byCorrelation.set(id, [group]);
+    if (groups) groups.push(compactGroup(group));
+    else byCorrelation.set(id, [compactGroup(group)]);
   }
   return byCorrelation;
 }
@@ -184,7 +215,7 @@ async function listingOf(
 /** Runs both phases over `households`. */
 export async function runBatch(
   client: VerificationClient,
-  households: readonly Household[],
+  households: readonly HouseholdSummary[],
   options: BatchRunOptions,
 ): Promise<BatchOutcome> {
   const { concurrency, graceMs, io, reporter, previous } = options;
@@ -199,33 +230,33 @@ export async function runBatch(
   const conflicts: BatchOutcome['conflicts'] = [];
   let foundAtCreate = 0;
   const foundOffGate: string[] = [];
-  const conflictRow = (household: Household, conflict: Conflict): HouseholdResult => {
+  const conflictRow = (household: HouseholdRef, conflict: Conflict): HouseholdResult => {
     conflicts.push({ household, conflict });
     return resultOf(household, 'conflict', conflict.groupId, describeConflict(conflict));
   };
 
   // Filled before the lookups when one listing of the account's groups costs fewer requests than
   // a lookup per household: then a household's groups are read from it (docs/cli.md, "Large files").
-  let listed: ReadonlyMap<string, readonly ApplicantGroup[]> | undefined;
+  let listed: ReadonlyMap<string, readonly ComparedGroup[]> | undefined;
   // Every group the API lists under the id (from the listing, or one request, as
   // findByCorrelationId makes): more than one is a household created twice, by writers that did
   // not share a gate.
-  const duplicates = new Map<string, ApplicantGroup[]>();
-  const find = async (id: string): Promise<ApplicantGroup | undefined> => {
+  const duplicates = new Map<string, ComparedGroup[]>();
+  const find = async (id: string): Promise<ComparedGroup | undefined> => {
     const groups = listed
       ? [...(listed.get(id) ?? [])]
-      : (await client.applicantGroups.list({ correlation_id: id }, request)).items.filter(
-          (group) => group.correlation_id === id,
-        );
+      : (await client.applicantGroups.list({ correlation_id: id }, request)).items
+          .filter((group) => group.correlation_id === id)
+          .map(compactGroup);
     if (liveGroups(groups).length > 1) duplicates.set(id, groups);
     return householdGroup(groups);
   };
   // One request: the household's live group under the id (else its newest expired one).
-  const lookUpAfresh = async (id: string): Promise<ApplicantGroup | undefined> =>
+  const lookUpAfresh = async (id: string): Promise<ComparedGroup | undefined> =>
     householdGroup(
-      (await client.applicantGroups.list({ correlation_id: id }, request)).items.filter(
-        (group) => group.correlation_id === id,
-      ),
+      (await client.applicantGroups.list({ correlation_id: id }, request)).items
+        .filter((group) => group.correlation_id === id)
+        .map(compactGroup),
     );
   // The command's own polls keep the time the SDK keeps: `io.clock` when a test passes one.
   const now = () => io.clock?.now() ?? Date.now();
@@ -234,7 +265,7 @@ export async function runBatch(
 
   // One lookup; for a create still unsettled, more until its grace window has passed, saying what
   // it waits for and until when (a silent "check 0/183" for half a minute reads as a hang).
-  const lookup = async (id: string, state: JournalState | undefined): Promise<ApplicantGroup | undefined> => {
+  const lookup = async (id: string, state: JournalState | undefined): Promise<ComparedGroup | undefined> => {
     const unsettled = state !== undefined && isUnsettled(state);
     // A create an earlier run left unsettled is looked up afresh, not read from the listing.
     let group = unsettled ? await lookUpAfresh(id) : await find(id);
@@ -263,13 +294,13 @@ export async function runBatch(
     else states.push(state);
   }
 
-  const resolve = async (household: Household): Promise<Resolution> => {
+  const resolve = async (household: HouseholdSummary): Promise<Resolution> => {
     const own = previous.get(household.correlationId);
     const group = await lookup(household.correlationId, own);
     if (group) {
-      const conflict = findConflict(group, household.body);
+      const conflict = findConflict(group, household.match);
       if (conflict) return { kind: 'conflict', conflict };
-      return group.is_expired ? { kind: 'expired', group } : { kind: 'existing', group };
+      return { kind: group.is_expired ? 'expired' : 'existing', groupId: group.id };
     }
     // The ids this household had, in this batch, before its row was edited.
     for (const state of previousByKey.get(household.key) ?? []) {
@@ -278,8 +309,8 @@ export async function runBatch(
       if (state.outcome !== 'created' && !isUnsettled(state)) continue;
       const earlier = await lookup(state.correlationId, state);
       if (!earlier) continue;
-      const conflict = findConflict(earlier, household.body);
-      return conflict ? { kind: 'conflict', conflict } : { kind: 'existing', group: earlier };
+      const conflict = findConflict(earlier, household.match);
+      return conflict ? { kind: 'conflict', conflict } : { kind: 'existing', groupId: earlier.id };
     }
     return { kind: 'missing', resent: own !== undefined && isUnsettled(own) };
   };
@@ -296,14 +327,14 @@ export async function runBatch(
       onProgress: (progress) => !stop.signal.aborted && checking.update(progress),
     });
     checking.finish();
-    const missing: Household[] = [];
+    const missing: HouseholdSummary[] = [];
     resolved.forEach((outcome, index) => {
       const household = households[index];
       if (!household) return;
       if (!outcome.ok) {
         emit(failedResult(household, outcome.error, 'could not check for an existing group: '));
       } else if (outcome.value.kind === 'existing') {
-        const row = resultOf(household, 'skipped_existing', outcome.value.group.id);
+        const row = resultOf(household, 'skipped_existing', outcome.value.groupId);
         // Found with other live groups under its id: created twice, reported on its row.
         row.possible_duplicate = liveGroups(duplicates.get(household.correlationId) ?? [])
           .filter((group) => group.id !== row.group_id)
@@ -311,7 +342,7 @@ export async function runBatch(
           .join(' ');
         emit(row);
       } else if (outcome.value.kind === 'expired' && !options.reinviteExpired) {
-        emit(resultOf(household, 'expired', outcome.value.group.id));
+        emit(resultOf(household, 'expired', outcome.value.groupId));
       } else if (outcome.value.kind === 'conflict') {
         emit(conflictRow(household, outcome.value.conflict));
       } else if (stop.signal.aborted) {
@@ -326,92 +357,100 @@ export async function runBatch(
       }
     });
 
+    // Each household's resolution is in `results` or `missing` now: let go of them during the creates.
+    resolved.length = 0;
+    let readError: unknown;
     if (missing.length > 0 && !stop.signal.aborted) {
       const journal = await options.openJournal();
       const creating = reporter.start('create', missing.length);
-      const settledRows = new Map<Household, HouseholdResult>();
-      const created = await mapSettled(
-        missing,
-        (household) =>
-          stop
-            .guard(async () => {
-              const settled = (outcome: JournalOutcome, groupId: string, reinvitationOf?: string) =>
-                journal.append({
-                  type: 'settled',
-                  at: new Date().toISOString(),
-                  household_key: household.key,
-                  correlation_id: household.correlationId,
-                  outcome,
-                  group_id: groupId,
-                  ...(reinvitationOf === undefined ? {} : { reinvitation_of: reinvitationOf }),
-                });
-              // Write-ahead: on disk before the request leaves, so a kill at any later point is seen.
-              await journal.append({
-                type: 'sending',
+      const progress = { done: 0, total: missing.length, failed: 0 };
+      const settledIds = new Set<string>();
+      const byId = new Map(missing.map((household) => [household.correlationId, household]));
+      const settle = (row: HouseholdResult) => {
+        settledIds.add(row.correlation_id);
+        emit(row);
+        progress.done++;
+        if (row.status !== 'created' && row.status !== 'skipped_existing') progress.failed++;
+        if (!stop.signal.aborted) creating.update(progress);
+      };
+      const create = async (household: Household): Promise<void> => {
+        // The summary the results name (the body is not kept once its create settles).
+        const summary = byId.get(household.correlationId) ?? household;
+        try {
+          const once = await stop.guard(async () => {
+            const settled = (outcome: JournalOutcome, groupId: string, reinvitationOf?: string) =>
+              journal.append({
+                type: 'settled',
                 at: new Date().toISOString(),
                 household_key: household.key,
                 correlation_id: household.correlationId,
-                batch_id: options.batchId,
-                line: household.line,
+                outcome,
+                group_id: groupId,
+                ...(reinvitationOf === undefined ? {} : { reinvitation_of: reinvitationOf }),
               });
-              let once: CreateOnceResult;
-              try {
-                // Through the gate: a run that waited for another's lease finds its group here.
-                once = await client.applicantGroups.createOnce(
-                  household.body,
-                  options.reinviteExpired ? { ...request, reinviteExpired: true } : request,
-                );
-              } catch (error) {
-                // An aborted create stays unsettled: the next run resolves it by lookup.
-                if (!(error instanceof APIUserAbortError)) {
-                  await settled(journalOutcomeOf(error), '').catch(() => {});
-                }
-                throw error;
+            // Write-ahead: on disk before the request leaves, so a kill at any later point is seen.
+            await journal.append({
+              type: 'sending',
+              at: new Date().toISOString(),
+              household_key: household.key,
+              correlation_id: household.correlationId,
+              batch_id: options.batchId,
+              line: household.line,
+            });
+            let once: CreateOnceResult;
+            try {
+              // Through the gate: a run that waited for another's lease finds its group here.
+              once = await client.applicantGroups.createOnce(
+                household.body,
+                options.reinviteExpired ? { ...request, reinviteExpired: true } : request,
+              );
+            } catch (error) {
+              // An aborted create stays unsettled: the next run resolves it by lookup.
+              if (!(error instanceof APIUserAbortError)) {
+                await settled(journalOutcomeOf(error), '').catch(() => {});
               }
-              // Found or created, the household's group exists: later runs look for this id.
-              await settled('created', once.group.id, once.reinvitationOf);
-              return once;
-            })
-            .then(
-              (once) => {
-                const { group, created, via } = once;
-                if (!created && via === 'lookup' && !once.expired) foundOffGate.push(household.key);
-                else if (!created && !once.expired) foundAtCreate++;
-                const status = created ? 'created' : once.expired ? 'expired' : 'skipped_existing';
-                const row = resultOf(household, status, group.id);
-                row.reinvitation_of = once.reinvitationOf ?? '';
-                row.possible_duplicate = possibleDuplicateCell(once);
-                settledRows.set(household, row);
-                emit(row);
-                return group;
-              },
-              (error: unknown) => {
-                // Another household got the id since the lookup: the conflict the resolve phase reports.
-                const existing = error instanceof CorrelationConflictError ? error.existing : undefined;
-                const conflict = existing && findConflict(existing, household.body);
-                const row = conflict ? conflictRow(household, conflict) : failedResult(household, error);
-                settledRows.set(household, row);
-                emit(row);
-                throw error;
-              },
-            ),
-        {
+              throw error;
+            }
+            // Found or created, the household's group exists: later runs look for this id.
+            await settled('created', once.group.id, once.reinvitationOf);
+            return once;
+          });
+          const { group, created, via } = once;
+          if (!created && via === 'lookup' && !once.expired) foundOffGate.push(household.key);
+          else if (!created && !once.expired) foundAtCreate++;
+          const status = created ? 'created' : once.expired ? 'expired' : 'skipped_existing';
+          const row = resultOf(summary, status, group.id);
+          row.reinvitation_of = once.reinvitationOf ?? '';
+          row.possible_duplicate = possibleDuplicateCell(once);
+          settle(row);
+        } catch (error) {
+          // Another household got the id since the lookup: the conflict the resolve phase reports.
+          const existing = error instanceof CorrelationConflictError ? error.existing : undefined;
+          const conflict = existing && findConflict(compactGroup(existing), household.body);
+          settle(
+            conflict ? conflictRow(summary, conflict) : failedResult(summary, error, '', household.body),
+          );
+        }
+      };
+      try {
+        // The bodies are read from the file again as slots free up: a few households at a time.
+        await eachConcurrently(options.bodies(new Set(byId.keys())), create, {
           concurrency,
           signal: stop.signal,
-          onProgress: (progress) => !stop.signal.aborted && creating.update(progress),
-        },
-      );
+        });
+      } catch (error) {
+        readError = error;
+      }
       creating.finish();
-      // Items the batch never started (stopped first) settle here.
-      created.forEach((outcome, index) => {
-        const household = missing[index];
-        if (!household || settledRows.has(household)) return;
+      // Items the batch never started (stopped first, or the file could not be read again) settle here.
+      for (const household of missing) {
+        if (settledIds.has(household.correlationId)) continue;
         emit(
-          outcome.ok
-            ? resultOf(household, 'created', outcome.value.id)
-            : failedResult(household, outcome.error),
+          stop.signal.aborted
+            ? failedResult(household, stop.signal.reason)
+            : resultOf(household, 'not_attempted'),
         );
-      });
+      }
     } else {
       for (const household of missing) emit(resultOf(household, 'not_attempted'));
     }
@@ -419,13 +458,13 @@ export async function runBatch(
       const groups = duplicates.get(household.correlationId);
       return groups ? [{ household, groups: liveGroups(groups) }] : [];
     });
-    return { results, fatalError: stop.fatalError, conflicts, foundAtCreate, foundOffGate, twice };
+    return { results, fatalError: stop.fatalError, conflicts, foundAtCreate, foundOffGate, twice, readError };
   } finally {
     flight.dispose();
   }
 }
 
 /** A conflict as the terminal shows it: emails masked (the results log has them in full). */
-export function conflictLine(household: Household, conflict: Conflict): string {
+export function conflictLine(household: HouseholdRef, conflict: Conflict): string {
   return `line ${household.line} (household ${household.key}): ${describeConflict(conflict, maskText)}`;
 }

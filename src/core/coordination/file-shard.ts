@@ -1,0 +1,455 @@
+/**
+ * One shard of `FileCoordination`'s store: an append-only file of one-line records, each the whole
+ * state of one key (fence, lease expiry, holder, outcome) with its own checksum, the last record of
+ * a key being its state. Each process keeps the shard's keys in memory and, on each operation,
+ * reads only the bytes appended since its last read (the whole file again when it was replaced,
+ * told by its inode, or by the last bytes read no longer being there). The store (file-store.ts)
+ * appends under its lock and syncs. When dead records dominate, the shard is rewritten with one record per live key, dropping keys no decision can
+ * need any more (docs/reliability.md, "The coordination folder").
+ *
+ * A torn last line (a process killed, or the power lost, mid-write) is tolerated: the next writer
+ * ends it and appends a `torn` record naming it. Any other line that cannot be trusted refuses the
+ * keys it may concern (its own key when the line still names it, else every key of the shard) with
+ * a {@link CoordinationStateError} naming the file and the line: never skipped, never read as "no
+ * record".
+ */
+import { basename, dirname, join } from 'node:path';
+import { CoordinationStateError } from '../errors.js';
+import { nodeBuiltin } from '../transport/node-builtins.js';
+import type { CreateOutcomeRecord } from './coordination.js';
+import { codeOf, type HolderRecord, holderOf } from './file-holders.js';
+
+/**
+ * Reads, appends and the lock are synchronous calls: metadata and page-cache copies of a local
+ * file, microseconds each, where a thread-pool round trip costs more than the call. Only the syncs
+ * to disk (milliseconds) are asynchronous.
+ */
+const fs = () => nodeBuiltin('node:fs');
+const nodeCrypto = () => nodeBuiltin('node:crypto');
+
+/**
+ * A shard's lock older than this (ms) is broken whoever holds it: its holder died where it cannot
+ * be checked (another host), or hangs. A holder on this host that no longer runs is noticed at once.
+ */
+export const STALE_MUTEX_MS = 10_000;
+/**
+ * How long a key is kept once its lease is over and nothing was written to it (ms): an hour, six
+ * times the 10 minutes an `unresolved` outcome holds a household back (docs/safe-creates.md), and
+ * far beyond the longest lease a waiter waits for. Older keys are dropped when the shard is
+ * rewritten.
+ */
+export const KEEP_MS = 60 * 60_000;
+/** How many of the last bytes read are checked again before reading on. */
+const TAIL = 24;
+/** At most this often (ms, the store's clock) a shard counts its keys that could be dropped. */
+const PRUNE_CHECK_MS = 10 * 60_000;
+
+/** One key's state as a shard holds it. */
+export interface KeyState {
+  /** The newest lease's fence. */
+  fence: number;
+  /** When the newest lease lapses (0: released). */
+  expiresAt: number;
+  /** Who holds the newest lease. */
+  holder?: HolderRecord | undefined;
+  /** The outcome last recorded. */
+  outcome?: CreateOutcomeRecord | undefined;
+  /** When this state was written (the store's clock): what pruning dates it by. */
+  at: number;
+}
+
+/** A line that cannot be trusted. */
+export interface ShardDamage {
+  /** The 1-based line. */
+  line: number;
+  /** Why it cannot be trusted. */
+  why: string;
+  /** Its first characters. */
+  text: string;
+}
+
+function call<T>(run: (done: (error: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    run((error, value) => (error ? reject(error) : resolve(value)));
+  });
+}
+
+/** 16 hex digits of SHA-256 over a record's text. */
+function checksum(text: string): string {
+  return nodeCrypto().createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** JSON with every character past ASCII escaped: a record's bytes are its characters. */
+function asciiJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+function summed(value: unknown): string {
+  const json = asciiJson(value);
+  return `${json.slice(0, -1)},"s":"${checksum(json)}"}`;
+}
+
+/** A key's state as one line (without its line break). The key comes first, so damage can name it. */
+export function recordLine(key: string, state: KeyState): string {
+  return summed({
+    k: key,
+    f: state.fence,
+    e: state.expiresAt,
+    t: state.at,
+    ...(state.holder && { h: state.holder }),
+    ...(state.outcome && { o: state.outcome }),
+  });
+}
+
+/** The line acknowledging a torn line at byte `offset`. */
+function tornLine(offset: number): string {
+  return summed({ torn: offset });
+}
+
+const SUMMED = /^(\{.*),"s":"([0-9a-f]{16})"\}$/;
+const KEY_OF_LINE = /^\{"k":"([0-9a-f]{40})"/;
+
+function isOutcome(value: unknown): value is CreateOutcomeRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    typeof record.fence === 'number' &&
+    typeof record.recordedAt === 'number' &&
+    ((record.state === 'created' && typeof record.id === 'string') ||
+      record.state === 'unresolved' ||
+      record.state === 'refused')
+  );
+}
+
+type Parsed = { key: string; state: KeyState } | { torn: number } | { damage: string };
+
+/** A line read back: a key's state, a torn line's acknowledgement, or why it cannot be trusted. */
+export function parseLine(line: string): Parsed {
+  const match = SUMMED.exec(line);
+  if (!match) return { damage: 'it is not a complete record (cut off or garbled)' };
+  const json = `${match[1]}}`;
+  if (checksum(json) !== match[2])
+    return {
+      damage: 'its checksum does not match its text (it was changed or garbled after it was written)',
+    };
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return { damage: 'it is not JSON' };
+  }
+  const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
+  if (typeof record.torn === 'number') return { torn: record.torn };
+  const { k, f, e, t, h, o } = record;
+  if (typeof k !== 'string' || typeof f !== 'number' || typeof e !== 'number' || typeof t !== 'number')
+    return { damage: 'it is not a key record' };
+  if (o !== undefined && !isOutcome(o)) return { damage: 'its outcome is not one' };
+  const holder = h === undefined ? undefined : holderOf(h);
+  if (h !== undefined && holder === undefined) return { damage: 'its holder is not one' };
+  return { key: k, state: { fence: f, expiresAt: e, at: t, holder, outcome: o } };
+}
+
+/** Whether `state` can be dropped at `now`: no lease held, nothing written to it for {@link KEEP_MS}. */
+export function prunable(state: KeyState, now: number): boolean {
+  return state.expiresAt <= now && now - state.at > KEEP_MS;
+}
+
+/** One shard file of a `FileCoordination` folder, as this process sees it. */
+export class Shard {
+  /** The shard's file. */
+  readonly path: string;
+  readonly #now: () => number;
+  /** Each key's last state. */
+  #index = new Map<string, KeyState>();
+  /** Lines that cannot be trusted, by the key they may concern (`*`: every key of the shard). */
+  #damage = new Map<string, ShardDamage>();
+  #fd: number | undefined;
+  #ino = -1;
+  /** Bytes read (and applied) so far. */
+  #offset = 0;
+  /** The last bytes read (up to {@link TAIL}): checked again before each read, to notice a file rewritten in place. */
+  #tail = '';
+  /** Lines read so far. */
+  #lines = 0;
+  /** Key records read so far (what a rewrite would shrink). */
+  #records = 0;
+  #prunedAt = Number.NEGATIVE_INFINITY;
+  /** The file was made by this process and its folder not synced since. */
+  #made = false;
+
+  /**
+   * @param path The shard's file.
+   * @param now The store's clock (epoch ms).
+   */
+  constructor(path: string, now: () => number) {
+    this.path = path;
+    this.#now = now;
+  }
+
+  /** The descriptor this process keeps open, for {@link closeAll} (`undefined` when none). */
+  get fd(): number | undefined {
+    return this.#fd;
+  }
+
+  /** Every key's state and the lines that cannot be trusted (what was read last). */
+  snapshot(): { keys: Map<string, KeyState>; damage: ShardDamage[] } {
+    return { keys: new Map(this.#index), damage: [...this.#damage.values()] };
+  }
+
+  /** The state of `key` as last read. */
+  stateOf(key: string): KeyState | undefined {
+    return this.#index.get(key);
+  }
+
+  /** The error for `key` when a line that may concern it cannot be trusted. */
+  refusal(key: string): CoordinationStateError | undefined {
+    const damage = this.#damage.get(key) ?? this.#damage.get('*');
+    if (damage === undefined) return undefined;
+    const which = this.#damage.has(key)
+      ? 'its key'
+      : 'a key it cannot name, so every household of this shard';
+    return new CoordinationStateError(
+      this.path,
+      damage.line,
+      `The coordination file ${this.path} is damaged at line ${damage.line}: ${damage.why}: ${JSON.stringify(damage.text)}. ` +
+        `It held the create lease and outcome of ${which}, so no create is sent for them (one may be in flight). ` +
+        `Repair: restore the file from a backup, or, once no run or script uses the folder and every household of this shard has been checked for its group, delete line ${damage.line} (what it recorded is lost).`,
+    );
+  }
+
+  /**
+   * Appends the records of `changed` (under the store's lock, after {@link refresh}`(true)`), and
+   * the acknowledgement of a torn last line at `torn`. Not synced: {@link sync} does.
+   */
+  async commit(changed: Map<string, KeyState>, torn: number | undefined): Promise<void> {
+    if (changed.size === 0 && torn === undefined) return;
+    const lines = [...changed].map(([key, state]) => `${recordLine(key, state)}\n`);
+    const text = `${torn === undefined ? '' : `\n${tornLine(torn)}\n`}${lines.join('')}`;
+    await this.#append(text);
+    for (const [key, state] of changed) this.#index.set(key, state);
+    this.#records += lines.length;
+    this.#lines += lines.length + (torn === undefined ? 0 : 1);
+  }
+
+  /** Puts what was appended on disk (and, for a file just made, its name in its folder). */
+  async sync(): Promise<void> {
+    const fd = this.#fd;
+    if (fd === undefined) return;
+    await call<void>((done) => fs().fdatasync(fd, done));
+    if (this.#made) {
+      this.#made = false;
+      await syncFolder(dirname(this.path));
+    }
+  }
+
+  /** Appends `text` at the end (this process holds the lock and has read to the end). */
+  async #append(text: string): Promise<void> {
+    if (this.#fd === undefined) {
+      this.#made = true;
+      await this.#open();
+    }
+    const fd = this.#fd as number;
+    const bytes = Buffer.from(text, 'latin1');
+    try {
+      const written = fs().writeSync(fd, bytes, 0, bytes.length, null);
+      if (written !== bytes.length)
+        throw new Error(`wrote ${written} of ${bytes.length} bytes to ${this.path}`);
+    } catch (error) {
+      // What reached the file is read back next time, from the start.
+      this.#forget();
+      throw error;
+    }
+    this.#advance(text, bytes.length);
+  }
+
+  async #open(): Promise<void> {
+    const fd = fs().openSync(this.path, 'a+', 0o600);
+    const info = fs().fstatSync(fd);
+    this.#forget();
+    this.#fd = fd;
+    this.#ino = info.ino;
+  }
+
+  /** Forgets what was read: the next read starts from the file's first byte. */
+  #forget(): void {
+    if (this.#fd !== undefined) fs().close(this.#fd, () => {});
+    this.#fd = undefined;
+    this.#ino = -1;
+    this.#offset = 0;
+    this.#tail = '';
+    this.#lines = 0;
+    this.#records = 0;
+    this.#index = new Map();
+    this.#damage = new Map();
+  }
+
+  /**
+   * Reads what was appended since the last read. Only complete lines are applied; without the
+   * lock an incomplete last line (being written) and a damaged last line (its acknowledgement may
+   * be being written) wait for the next read. Under the lock (`locked`) an incomplete last line is
+   * torn: its offset is returned, for the round to acknowledge.
+   */
+  async refresh(locked: boolean): Promise<{ tornAt?: number | undefined }> {
+    let info: import('node:fs').Stats;
+    try {
+      info = fs().statSync(this.path);
+    } catch (error) {
+      if (codeOf(error) !== 'ENOENT') throw error;
+      this.#forget();
+      return {};
+    }
+    if (this.#fd === undefined || info.ino !== this.#ino || info.size < this.#offset) {
+      await this.#open();
+    }
+    let fd = this.#fd as number;
+    let size = fs().fstatSync(fd).size;
+    if (size <= this.#offset) return {};
+    let buffer = readFrom(fd, this.#offset - this.#tail.length, size);
+    if (buffer.toString('latin1', 0, this.#tail.length) !== this.#tail) {
+      // Rewritten in place (cut short by a power loss, edited by hand): read it again from the start.
+      await this.#open();
+      fd = this.#fd as number;
+      size = fs().fstatSync(fd).size;
+      buffer = readFrom(fd, 0, size);
+    }
+    buffer = buffer.subarray(this.#tail.length);
+    const read = buffer.length;
+    const text = buffer.toString('latin1', 0, read);
+    let position = 0;
+    let pending: (ShardDamage & { offset: number; position: number; lines: number }) | undefined;
+    for (;;) {
+      const end = text.indexOf('\n', position);
+      if (end === -1) break;
+      const line = text.slice(position, end);
+      const lineNumber = this.#lines + 1;
+      const offset = this.#offset + position;
+      position = end + 1;
+      this.#lines++;
+      if (line === '') continue;
+      const parsed = parseLine(line);
+      if (pending) {
+        if ('torn' in parsed && parsed.torn === pending.offset) {
+          pending = undefined;
+          continue;
+        }
+        this.#refuse(pending);
+        pending = undefined;
+      }
+      if ('damage' in parsed) {
+        pending = {
+          line: lineNumber,
+          why: parsed.damage,
+          text: line.length > 80 ? `${line.slice(0, 80)}…` : line,
+          offset,
+          position: offset - this.#offset,
+          lines: lineNumber - 1,
+        };
+        continue;
+      }
+      if ('torn' in parsed) continue;
+      this.#index.set(parsed.key, parsed.state);
+      this.#records++;
+    }
+    if (pending && !locked) {
+      // Its acknowledgement may be on its way: read it again next time.
+      this.#lines = pending.lines;
+      this.#advance(text, pending.position);
+      return {};
+    }
+    if (pending) this.#refuse(pending);
+    if (position < read && locked) {
+      const tornAt = this.#offset + position;
+      this.#lines++;
+      this.#advance(text, read);
+      return { tornAt };
+    }
+    this.#advance(text, position);
+    return {};
+  }
+
+  /** Moves the read offset `by` bytes of `text` (what was just read), keeping the last bytes. */
+  #advance(text: string, by: number): void {
+    this.#offset += by;
+    this.#tail = `${this.#tail}${text.slice(0, by)}`.slice(-TAIL);
+  }
+
+  #refuse(damage: ShardDamage): void {
+    const key = KEY_OF_LINE.exec(damage.text)?.[1] ?? '*';
+    if (!this.#damage.has(key))
+      this.#damage.set(key, { line: damage.line, why: damage.why, text: damage.text });
+  }
+
+  /**
+   * Rewrites the shard with one record per key worth keeping, when dead records dominate or many
+   * keys could be dropped. Never while a line cannot be trusted: it would be dropped unread.
+   */
+  async compactIfDue(): Promise<void> {
+    if (this.#damage.size > 0 || this.#fd === undefined) return;
+    const now = this.#now();
+    let due = this.#records >= 2 * this.#index.size + 64;
+    if (!due && now - this.#prunedAt >= PRUNE_CHECK_MS) {
+      this.#prunedAt = now;
+      let old = 0;
+      for (const state of this.#index.values()) if (prunable(state, now)) old++;
+      due = old > 0 && old * 4 >= this.#index.size;
+    }
+    if (!due) return;
+    const kept = [...this.#index].filter(([, state]) => !prunable(state, now));
+    const temporary = join(
+      dirname(this.path),
+      `${basename(this.path)}.${process.pid}.${nodeCrypto().randomUUID()}.tmp`,
+    );
+    const text = kept.map(([key, state]) => `${recordLine(key, state)}\n`).join('');
+    const fd = fs().openSync(temporary, 'wx', 0o600);
+    try {
+      const bytes = Buffer.from(text, 'latin1');
+      fs().writeSync(fd, bytes, 0, bytes.length, null);
+      // Synced before the rename: after a power loss the shard holds this text or the one before.
+      await call<void>((done) => fs().fdatasync(fd, done));
+    } catch (error) {
+      fs().close(fd, () => {});
+      fs().rm(temporary, { force: true }, () => {});
+      throw error;
+    }
+    fs().closeSync(fd);
+    fs().renameSync(temporary, this.path);
+    await this.#open();
+    this.#index = new Map(kept);
+    this.#records = kept.length;
+    this.#lines = kept.length;
+    this.#offset = 0;
+    this.#tail = '';
+    this.#advance(text, text.length);
+    this.#prunedAt = now;
+  }
+}
+
+/** Bytes `from` (at least 0) up to `size` of the open file `fd`. */
+function readFrom(fd: number, from: number, size: number): Buffer {
+  const length = size - from;
+  const buffer = Buffer.allocUnsafe(length);
+  let read = 0;
+  while (read < length) {
+    const got = fs().readSync(fd, buffer, read, length - read, from + read);
+    if (got === 0) break;
+    read += got;
+  }
+  return buffer.subarray(0, read);
+}
+
+/** Syncs a folder, so that a file just made in it keeps its name after a power loss (where it can). */
+export async function syncFolder(path: string): Promise<void> {
+  try {
+    const fd = await call<number>((done) => fs().open(path, 'r', done));
+    try {
+      await call<void>((done) => fs().fsync(fd, done));
+    } finally {
+      fs().close(fd, () => {});
+    }
+  } catch {
+    // Not every platform can open or sync a folder (Windows); the record itself was synced.
+  }
+}
