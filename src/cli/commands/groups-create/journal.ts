@@ -254,14 +254,15 @@ export class Journal {
    */
   #write(text: string): Promise<void> {
     this.#pending.push(text);
-    const flushed = (this.#waiting ??= this.#tail.then(() => {
-      this.#waiting = undefined;
-      const batch = this.#pending.splice(0).join('');
-      return (async () => {
+    if (this.#waiting === undefined) {
+      this.#waiting = this.#tail.then(async () => {
+        this.#waiting = undefined;
+        const batch = this.#pending.splice(0).join('');
         await this.#handle.write(batch);
         await this.#handle.datasync();
-      })();
-    }));
+      });
+    }
+    const flushed = this.#waiting;
     // A failed write fails its own callers; the chain goes on for the others.
     this.#tail = flushed.catch(() => {});
     return flushed;
