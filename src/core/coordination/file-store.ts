@@ -86,7 +86,8 @@ export class ShardStore {
             this.#releasing = releaseFileLock(lock);
           }
         } else {
-          for (const shard of new Set(operations.map((operation) => operation.shard))) await shard.refresh(false);
+          for (const shard of new Set(operations.map((operation) => operation.shard)))
+            await shard.refresh(false);
           [settle] = await this.#round(operations, undefined);
         }
         // Outside the lock: others may read a record before it is on disk, never a caller act on it.
