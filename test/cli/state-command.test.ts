@@ -6,6 +6,7 @@
  * clears it, refusing while a lease is held by a running process or an unresolved create is
  * younger than ten minutes (unless --force, for the latter only). In-process runs against the mock.
  */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandLineCoordination } from '../../src/index.js';
@@ -96,5 +97,27 @@ describe('the state command and a state folder of another server', () => {
     expect(
       await commandLineCoordination({ stateDir }).readCreateOutcome('client', 'in-flight'),
     ).toBeUndefined();
+  });
+
+  it('state show names a damaged line of the gate, its file and line (exit 6)', async () => {
+    const stateDir = join(tempDir(), 'state');
+    const env = { VERIFICATION_STATE_DIR: stateDir };
+    const gate = commandLineCoordination({ stateDir });
+    for (const id of ['a', 'b']) {
+      const lease = await gate.acquireCreateLease('client', id, 60_000);
+      if (!lease) throw new Error('a lease expected');
+      await gate.recordCreateOutcome(lease, { state: 'created', id: `g-${id}` });
+      await gate.releaseCreateLease(lease);
+    }
+    const coordination = join(stateDir, 'coordination');
+    const [shard = ''] = readdirSync(coordination).filter((name) => name.endsWith('.log'));
+    const path = join(coordination, shard);
+    const lines = readFileSync(path, 'latin1').split('\n');
+    lines[0] = (lines[0] ?? '').replace('"f":', '"f":9');
+    writeFileSync(path, lines.join('\n'), 'latin1');
+
+    const shown = await runCli(['state', 'show'], undefined, { env });
+    expect(shown.code).toBe(6);
+    expect(shown.stdout).toContain(`  damaged: ${path} line 1`);
   });
 });
