@@ -143,6 +143,10 @@ export class ResultLog {
   readonly #startedAt: Date;
   #target: string | undefined;
   #writing: Promise<void> = Promise.resolve();
+  /** Rows settled and not written yet. */
+  readonly #pending: string[] = [];
+  /** A write of the pending rows is queued. */
+  #scheduled = false;
   #error: unknown;
 
   constructor(path: string, startedAt: Date) {
@@ -150,19 +154,26 @@ export class ResultLog {
     this.#startedAt = startedAt;
   }
 
-  /** Appends one settled row (CSV line or JSON line); a write error is kept for {@link finish}. */
+  /**
+   * Appends one settled row (CSV line or JSON line); a write error is kept for {@link finish}. Rows
+   * settled while a write is under way go out together in the next one.
+   */
   append(result: HouseholdResult): void {
     if (!streams(this.#path)) return;
+    const jsonl = extname(this.#path).toLowerCase() === '.jsonl';
+    this.#pending.push(jsonl ? `${toJson(result)}\n` : toCsv([result], RESULT_COLUMNS, false));
+    if (this.#scheduled) return;
+    this.#scheduled = true;
     this.#writing = this.#writing
       .then(async () => {
-        const jsonl = extname(this.#path).toLowerCase() === '.jsonl';
-        const line = jsonl ? `${toJson(result)}\n` : toCsv([result], RESULT_COLUMNS, false);
+        this.#scheduled = false;
+        const lines = this.#pending.splice(0).join('');
         if (this.#target === undefined) {
           const target = await unusedPath(this.#path, this.#startedAt);
           await writeNewFile(target, jsonl ? '' : toCsv([], RESULT_COLUMNS, true), 0o600);
           this.#target = target;
         }
-        await appendFile(this.#target, line);
+        await appendFile(this.#target, lines);
       })
       .catch((error: unknown) => {
         this.#error ??= error;
