@@ -189,14 +189,9 @@ export class Shard {
     this.#now = now;
   }
 
-  /** The descriptor this process keeps open, for {@link closeAll} (`undefined` when none). */
+  /** The descriptor this process keeps open (closed once its coordination is collected), if any. */
   get fd(): number | undefined {
     return this.#fd;
-  }
-
-  /** Every key's state and the lines that cannot be trusted (what was read last). */
-  snapshot(): { keys: Map<string, KeyState>; damage: ShardDamage[] } {
-    return { keys: new Map(this.#index), damage: [...this.#damage.values()] };
   }
 
   /** The state of `key` as last read. */
