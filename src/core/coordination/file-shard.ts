@@ -296,11 +296,13 @@ export class Shard {
       this.#forget();
       return {};
     }
+    let size = info.size;
     if (this.#fd === undefined || info.ino !== this.#ino || info.size < this.#offset) {
       await this.#open();
+      // The file opened may be newer than the one stat read (rewritten in between).
+      size = fs().fstatSync(this.#fd as number).size;
     }
     let fd = this.#fd as number;
-    let size = fs().fstatSync(fd).size;
     if (size <= this.#offset) return {};
     let buffer = readFrom(fd, this.#offset - this.#tail.length, size);
     if (buffer.toString('latin1', 0, this.#tail.length) !== this.#tail) {
