@@ -6,6 +6,11 @@
  * module; package.json exports no path to it.
  */
 
+export {
+  clearCoordinationFolder,
+  describeCoordinationFolder,
+  type FolderReport,
+} from './core/coordination/file-folder.js';
 export { formatPath } from './core/errors.js';
 export { isLogLevel } from './core/observability/log.js';
 export { maskText } from './core/observability/redact.js';

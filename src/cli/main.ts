@@ -36,6 +36,8 @@ Commands:
   groups watch ID      poll a group until it completes or expires
   groups duplicates    list households with more than one live group (exit 7 if any)
   reports export       save every report of some groups as JSON and PDF files
+  state show           what the state folder holds: servers, households by outcome, leases held
+  state clear          clear the state folder, unless a create recorded there may be in flight
 
 Run "${PROGRAM} <command> --help" for a command's options.
 
@@ -44,7 +46,8 @@ Connection: VERIFICATION_BASE_URL, VERIFICATION_CLIENT_ID and VERIFICATION_SECRE
 VERIFICATION_PROFILE) from ~/.config/applicant-verification/profiles.json.
 
 Exit codes: 0 done; 1 some rows or items failed (or a fatal API error); 2 usage;
-3 conflicts (groups create); 4 another run holds the batch's lock; 5 authentication failed;
+3 conflicts (groups create); 4 another run holds the batch's lock (state clear: something may be
+in flight); 5 authentication failed;
 6 local state cannot be trusted (the message names the file and the repair);
 7 duplicates found (groups duplicates); 130/143 stopped by SIGINT/SIGTERM.`;
 
@@ -57,6 +60,14 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   'groups watch': async () => (await import('./commands/groups-watch/index.js')).groupsWatch,
   'groups duplicates': async () => (await import('./commands/groups-duplicates/index.js')).groupsDuplicates,
   'reports export': async () => (await import('./commands/reports-export/index.js')).reportsExport,
+  'state show': async () => {
+    const { state } = await import('./commands/state/index.js');
+    return (args, io) => state('show', args, io);
+  },
+  'state clear': async () => {
+    const { state } = await import('./commands/state/index.js');
+    return (args, io) => state('clear', args, io);
+  },
 };
 
 const HELP_FLAGS = new Set(['--help', '-h', 'help']);

@@ -27,6 +27,8 @@ const WALL_CLOCK_READERS: Record<string, string> = {
   'core/coordination/file-holders.ts': 'a process’s start time, recorded with its leases for people to read',
   'core/coordination/file-locks.ts':
     'a lock folder’s age is its modification time on the file system’s clock, compared with the wall clock',
+  'core/coordination/file-folder.ts':
+    'the command line’s state show judges held leases and recent records on the machine’s wall clock, the clock the folder’s records were written on',
   'core/coordination/file-format.ts':
     'an earlier version’s lock folder is judged by its modification time on the file system’s clock',
   'redis/coordination.ts':

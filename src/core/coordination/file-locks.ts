@@ -132,6 +132,36 @@ export function holdsLock(lock: HeldLock): boolean {
 }
 
 /**
+ * Takes the lock at `path`, breaking it when its holder no longer runs or it is older than
+ * `staleMs`. Give it back with {@link releaseFileLock}.
+ */
+export async function acquireFileLock(path: string, staleMs: number): Promise<HeldLock> {
+  const holder = await thisProcess();
+  const target = JSON.stringify({ ...holder, token: nodeCrypto().randomUUID() });
+  for (;;) {
+    try {
+      makeLock(target, path);
+      return { path, target };
+    } catch (error) {
+      if (codeOf(error) !== 'EEXIST') throw error;
+      if (!(await breakAbandoned(path, staleMs))) await pauseFor(RETRY_MS);
+    }
+  }
+}
+
+/**
+ * Gives `lock` back unless it was broken meanwhile (then it may be another's by now). The removal
+ * runs off the event loop: on ext4 an `unlink` can wait a millisecond and more for the journal
+ * while another process syncs.
+ */
+export async function releaseFileLock(lock: HeldLock): Promise<void> {
+  if (!holdsLock(lock)) return;
+  await nodeBuiltin('node:fs/promises')
+    .unlink(lock.path)
+    .catch(() => {});
+}
+
+/**
  * Holds the lock at `path` while `task` runs; a lock whose holder no longer runs, or older than
  * `staleMs`, is broken.
  */
@@ -140,28 +170,10 @@ export async function withFileLock<T>(
   staleMs: number,
   task: (lock: HeldLock) => Promise<T>,
 ): Promise<T> {
-  const holder = await thisProcess();
-  const target = JSON.stringify({ ...holder, token: nodeCrypto().randomUUID() });
-  for (;;) {
-    try {
-      makeLock(target, path);
-      break;
-    } catch (error) {
-      if (codeOf(error) !== 'EEXIST') throw error;
-      if (!(await breakAbandoned(path, staleMs))) await pauseFor(RETRY_MS);
-    }
-  }
-  const lock = { path, target };
+  const lock = await acquireFileLock(path, staleMs);
   try {
     return await task(lock);
   } finally {
-    // Given back unless it was broken meanwhile (then it may be another's by now).
-    if (holdsLock(lock)) {
-      try {
-        fs().unlinkSync(path);
-      } catch {
-        // Gone already.
-      }
-    }
+    await releaseFileLock(lock);
   }
 }

@@ -189,14 +189,9 @@ export class Shard {
     this.#now = now;
   }
 
-  /** The descriptor this process keeps open, for {@link closeAll} (`undefined` when none). */
+  /** The descriptor this process keeps open (closed once its coordination is collected), if any. */
   get fd(): number | undefined {
     return this.#fd;
-  }
-
-  /** Every key's state and the lines that cannot be trusted (what was read last). */
-  snapshot(): { keys: Map<string, KeyState>; damage: ShardDamage[] } {
-    return { keys: new Map(this.#index), damage: [...this.#damage.values()] };
   }
 
   /** The state of `key` as last read. */
@@ -301,11 +296,13 @@ export class Shard {
       this.#forget();
       return {};
     }
+    let size = info.size;
     if (this.#fd === undefined || info.ino !== this.#ino || info.size < this.#offset) {
       await this.#open();
+      // The file opened may be newer than the one stat read (rewritten in between).
+      size = fs().fstatSync(this.#fd as number).size;
     }
     let fd = this.#fd as number;
-    let size = fs().fstatSync(fd).size;
     if (size <= this.#offset) return {};
     let buffer = readFrom(fd, this.#offset - this.#tail.length, size);
     if (buffer.toString('latin1', 0, this.#tail.length) !== this.#tail) {

@@ -9,7 +9,7 @@
  * since their last read.
  */
 import { join } from 'node:path';
-import { holdsLock, withFileLock } from './file-locks.js';
+import { acquireFileLock, holdsLock, releaseFileLock } from './file-locks.js';
 import { type KeyState, type Shard, STALE_MUTEX_MS } from './file-shard.js';
 
 /** What a change of a key returns: its next state (nothing written without one) and the caller's result. */
@@ -34,6 +34,8 @@ export class ShardStore {
   readonly #lockPath: string;
   readonly #queue: Operation[] = [];
   #running = false;
+  /** The last round's lock being given back (off the event loop, beside the round's syncs). */
+  #releasing: Promise<void> = Promise.resolve();
 
   /** @param dir The folder (its lock is `store.lock` in it). */
   constructor(dir: string) {
@@ -76,16 +78,21 @@ export class ShardStore {
         let settle: Array<() => void>;
         let durable: Shard[] = [];
         if (operations.some((operation) => operation.write)) {
-          [settle, durable] = await withFileLock(this.#lockPath, STALE_MUTEX_MS, (lock) =>
-            this.#round(operations, () => holdsLock(lock)),
-          );
+          await this.#releasing;
+          const lock = await acquireFileLock(this.#lockPath, STALE_MUTEX_MS);
+          try {
+            [settle, durable] = await this.#round(operations, () => holdsLock(lock));
+          } finally {
+            this.#releasing = releaseFileLock(lock);
+          }
         } else {
           for (const shard of new Set(operations.map((operation) => operation.shard)))
             await shard.refresh(false);
           [settle] = await this.#round(operations, undefined);
         }
         // Outside the lock: others may read a record before it is on disk, never a caller act on it.
-        await Promise.all(durable.map((shard) => shard.sync()));
+        // A caller hears back once the lock is given back too: a call that returned holds nothing.
+        await Promise.all([this.#releasing, ...durable.map((shard) => shard.sync())]);
         for (const done of settle) done();
       } catch (error) {
         for (const operation of operations) operation.reject(error);

@@ -44,6 +44,7 @@ import { displayPath } from '../../shared/files.js';
 import { gateTargetOf, openGate } from '../../shared/gate.js';
 import { type CliIO, write } from '../../shared/io.js';
 import { progressMode, Reporter } from '../../shared/progress.js';
+import { readManifest, recordUse, serverOf } from '../../shared/state-manifest.js';
 import { safeCell } from '../../shared/terminal.js';
 import { batchFiles, defaultLogPath } from './batch-files.js';
 import { expiredNote } from './expiry.js';
@@ -410,6 +411,10 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   if (logPath !== '-') await checkWritableDir(dirname(logPath), '--log');
   const gate = await openGate(gateTarget, io, cliLogger(values, io, reporter));
   for (const warning of gate.warnings) reporter.error(warning);
+  // The state folder's manifest: the servers and client ids its records were made with.
+  const stateDir = gateTarget.kind === 'file' ? gateTarget.stateDir : undefined;
+  const server = serverOf(connection.baseURL ?? '');
+  const manifest = stateDir ? await readManifest(stateDir.path) : undefined;
   let client: VerificationClient;
   try {
     // A create this run sends and loses track of is looked for as long as a killed run's would be.
@@ -454,6 +459,8 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
         reporter,
         previous,
         reinviteExpired: values['reinvite-expired'] ?? false,
+        gateRecord: (correlationId) => gate.coordination.readCreateOutcome(clientId, correlationId),
+        gateWhere: gate.where,
         onResult: (result) => {
           // The households --skip-invalid left out go in first, with the first settled row.
           for (const skipped of invalid.splice(0)) {
@@ -476,6 +483,15 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
       });
       // Households the gate still holds back: when each can go (in the log and the summary).
       await setHoldTimes(outcome.results, gate.coordination, clientId);
+      // A run that sent something (its journal opened) records its server in the manifest.
+      if (stateDir && journal !== undefined) {
+        await recordUse(stateDir.path, { server, clientId, journal: journalPath, at: startedAt }).catch(
+          (error: unknown) =>
+            reporter.error(
+              `warning: could not record this run in ${stateDir.path}/state.json: ${describeError(error)}`,
+            ),
+        );
+      }
     } finally {
       await journal?.close();
       await lock.release();
@@ -524,6 +540,18 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
       `warning: ${outcome.foundOffGate.length} household(s) (${keys}${outcome.foundOffGate.length > 5 ? ', ...' : ''}) were created while this run worked by a writer NOT on its gate (${gate.where} had no record of them): they were found, not created again, but two writers on different gates can both create a household when they send at the same moment. Give scripts commandLineCoordination() (or the same --state-dir / VERIFICATION_STATE_DIR) and the same client id.`,
     );
   }
+  if (outcome.recordedNotThere.length > 0) {
+    const keys = outcome.recordedNotThere.slice(0, 5).map(({ household }) => safeCell(household.key));
+    const others = (manifest?.uses ?? [])
+      .filter((use) => use.server !== server || use.clientId !== clientId)
+      .map((use) => `${use.server} (client id ${use.clientId})`);
+    const next = stateDir
+      ? `See what it holds: applicant-verification state show --state-dir ${stateDir.path}; clear it once nothing is in flight: applicant-verification state clear --state-dir ${stateDir.path}`
+      : `Clear this client id's records in that Redis once nothing is in flight (docs/cli.md, "The state command")`;
+    reporter.error(
+      `warning: ${outcome.recordedNotThere.length} household(s) (${keys.join(', ')}${outcome.recordedNotThere.length > 5 ? ', ...' : ''}) are recorded as created in the gate (${gate.where}), but ${server} has none of their groups; nothing was sent for them. The state may belong to another server (a mock that was reset, or one client id on sandbox and production${others.length > 0 ? `; this folder was also used with ${others.join(', ')}` : ''}). ${next}`,
+    );
+  }
   for (const { household, groups } of outcome.twice) {
     reporter.error(
       `warning: ${shown}: line ${household.line} (household ${safeCell(household.key)}): ${groups.length} groups under its correlation id ${household.correlationId} (${groups.map((group) => group.id).join(', ')}): it was created, and its applicants invited, more than once, by writers that did not share a gate`,
@@ -538,8 +566,11 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   }
   for (const { household, conflict } of conflicts)
     reporter.error(`${shown}: ${conflictLine(household, conflict)}`);
+  // The households recorded elsewhere were said in one line above.
+  const saidAbove = new Set(outcome.recordedNotThere.map(({ household }) => household.line));
   const failures = results
     .filter((result) => result.status === 'failed' || result.status === 'unresolved')
+    .filter((result) => !saidAbove.has(result.line))
     .sort((a, b) => a.line - b.line);
   for (const failure of fatalError === undefined ? failures.slice(0, SHOWN_FAILURES) : []) {
     reporter.error(`${shown}: line ${failure.line} (household ${failure.household_key}): ${failure.error}`);

@@ -23,6 +23,7 @@ import {
   APIUserAbortError,
   CorrelationConflictError,
   type CreateOnceResult,
+  type CreateOutcomeRecord,
   GroupMayHaveBeenCreatedError,
   type RequestOptions,
   RequestValidationError,
@@ -85,6 +86,13 @@ export interface BatchRunOptions {
   reinviteExpired?: boolean;
   /** Called with each household's result as it settles (the results log appends it). */
   onResult?: (result: HouseholdResult) => void;
+  /**
+   * What the gate last recorded for a correlation id (the run's client id), to tell the records
+   * of another server (a mock that was reset, one client id on two environments) before creating.
+   */
+  gateRecord?: ((correlationId: string) => Promise<CreateOutcomeRecord | undefined>) | undefined;
+  /** Where the gate is (its folder, or the Redis without credentials), for messages. */
+  gateWhere?: string | undefined;
 }
 
 /** What a run did to each household, and the error that stopped it early, if one did. */
@@ -111,6 +119,11 @@ export interface BatchOutcome {
    * was changed during the run, say): the households not started are `not_attempted`.
    */
   readError: unknown;
+  /**
+   * Households the gate recorded as created (longer ago than the grace window) whose group the
+   * server does not have: records of another server, most likely. Not sent; `unresolved`.
+   */
+  recordedNotThere: { household: HouseholdRef; groupId: string }[];
 }
 
 type Resolution =
@@ -357,6 +370,36 @@ export async function runBatch(
       }
     });
 
+    // A household the gate recorded as created, long enough ago for its group to be listed, that the
+    // server does not have: the gate's records are not this server's. createOnce would wait the
+    // grace window and refuse it; say so at once instead, and send nothing for it.
+    const recordedNotThere: BatchOutcome['recordedNotThere'] = [];
+    const gateRecord = options.gateRecord;
+    if (gateRecord && missing.length > 0 && !stop.signal.aborted) {
+      const records = await mapSettled(missing, (household) => gateRecord(household.correlationId), {
+        concurrency,
+        signal: stop.signal,
+      });
+      for (let index = missing.length - 1; index >= 0; index--) {
+        const household = missing[index];
+        const outcome = records[index];
+        const record = outcome?.ok ? outcome.value : undefined;
+        if (!household || record?.state !== 'created' || (record.ageMs ?? 0) <= graceMs) continue;
+        missing.splice(index, 1);
+        recordedNotThere.unshift({ household, groupId: record.id });
+      }
+      for (const { household, groupId } of recordedNotThere) {
+        emit(
+          resultOf(
+            household,
+            'unresolved',
+            '',
+            `the gate (${options.gateWhere ?? 'the state folder'}) recorded its group ${groupId} as created, but the server has no group under its correlation id: the state may belong to another server; not sent (see "applicant-verification state show")`,
+          ),
+        );
+      }
+    }
+
     // Each household's resolution is in `results` or `missing` now: let go of them during the creates.
     resolved.length = 0;
     let readError: unknown;
@@ -458,7 +501,16 @@ export async function runBatch(
       const groups = duplicates.get(household.correlationId);
       return groups ? [{ household, groups: liveGroups(groups) }] : [];
     });
-    return { results, fatalError: stop.fatalError, conflicts, foundAtCreate, foundOffGate, twice, readError };
+    return {
+      results,
+      fatalError: stop.fatalError,
+      conflicts,
+      foundAtCreate,
+      foundOffGate,
+      twice,
+      readError,
+      recordedNotThere,
+    };
   } finally {
     flight.dispose();
   }
