@@ -8,40 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { CsvSyntaxError, readCsvText } from '../../src/households/csv-text.js';
 import {
   correlationIdFor,
-  HOUSEHOLD_COLUMNS,
   type ParseHouseholdsOptions,
   parseHouseholds,
 } from '../../src/households/index.js';
 import { ConfigurationError } from '../../src/index.js';
 import { expose } from '../support/exposure.js';
-
-const HEADER_LINE = HOUSEHOLD_COLUMNS.map((column) => column.name).join(',');
-
-function row(key: string, first: string, email: string, extra: Partial<Record<string, string>> = {}): string {
-  const cells: Record<string, string> = {
-    household_key: key,
-    first_name: first,
-    last_name: 'Doe',
-    email,
-    phone: '',
-    verification_types: '',
-    property_name: 'Elm Court',
-    street_address: '12 Elm Street',
-    city: 'Springfield',
-    state: 'Illinois',
-    zip_code: '62701',
-    unit: key,
-    monthly_rent: '1850',
-    decision_maker: 'Acme',
-    ...extra,
-  };
-  return HEADER_LINE.split(',')
-    .map((name) => {
-      const value = cells[name] ?? '';
-      return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-    })
-    .join(',');
-}
+import { HEADER_LINE, row } from './rows.js';
 
 function plan(text: string, options: ParseHouseholdsOptions = {}) {
   const result = parseHouseholds(text, options);
