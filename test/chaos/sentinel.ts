@@ -6,10 +6,9 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
+import { freePort, onNode } from '../fleet/redis-server.js';
 
 /** The name the sentinel knows the primary by. */
 export const PRIMARY_NAME = 'chaos-primary';
@@ -21,36 +20,6 @@ export interface RunningSentinel {
   primaryPort(): Promise<number>;
   /** Stops it and removes its folder. */
   close(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
-
-async function ask<T>(port: number, command: (redis: Redis) => Promise<T>): Promise<T> {
-  const redis = new Redis({
-    host: '127.0.0.1',
-    port,
-    lazyConnect: true,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => {});
-  try {
-    await redis.connect();
-    return await command(redis);
-  } finally {
-    redis.disconnect();
-  }
 }
 
 /** Polls `check` every 50 ms until it is true, for up to `limitMs`; throws naming `what` otherwise. */
@@ -89,14 +58,14 @@ export async function startSentinel(primaryPort: number, replicas: number): Prom
   );
   const child: ChildProcess = spawn('redis-sentinel', [file], { stdio: 'ignore' });
   const primaryPortNow = () =>
-    ask(port, async (redis) => {
+    onNode(port, async (redis) => {
       const reply = (await redis.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', PRIMARY_NAME)) as string[];
       return Number(reply[1]);
     });
   try {
     await until('the sentinel answering', async () => (await primaryPortNow()) === primaryPort);
     await until(`the sentinel seeing ${replicas} replicas`, () =>
-      ask(port, async (redis) => {
+      onNode(port, async (redis) => {
         const seen = (await redis.call('SENTINEL', 'REPLICAS', PRIMARY_NAME)) as unknown[];
         return seen.length >= replicas;
       }),

@@ -42,7 +42,8 @@ export interface RedisServer {
 
 const SLOTS = 16_384;
 
-function freePort(): Promise<number> {
+/** A loopback port free now (the kernel's choice). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -73,7 +74,8 @@ async function waitUntil(check: () => Promise<boolean>, what: string): Promise<v
 }
 
 /** Runs `command` on a short-lived direct connection to the server on `port`. */
-async function onNode<T>(port: number, command: (redis: Redis) => Promise<T>): Promise<T> {
+/** Runs `command` on a connection of its own to the node on `port`, closed after. */
+export async function onNode<T>(port: number, command: (redis: Redis) => Promise<T>): Promise<T> {
   const redis = new Redis({
     port,
     host: '127.0.0.1',
