@@ -70,11 +70,17 @@ export function checkConnection(redis: unknown, owner: string): RedisConnection 
 
 /**
  * A new connection with `redis`'s options (a Cluster's startup nodes too), for a subscription:
- * a subscribed connection sends no other command.
+ * a subscribed connection sends no other command. A `Redis` one does not subscribe again by
+ * itself after a reconnect (`autoResubscribe: false`): ioredis sends that SUBSCRIBE with no
+ * handler on its promise, so a connection closed before the answer rejected it unhandled
+ * ("Connection is closed."), which ends a Node process; the caller subscribes again instead,
+ * handling the answer. A Cluster's subscriber connections are ioredis's own (`isCluster`).
  */
 export function duplicateConnection(redis: RedisConnection): RedisConnection {
   // The two classes' duplicate() take different arguments; `isCluster` tells them apart.
-  return redis.isCluster ? (redis as Cluster).duplicate() : (redis as Redis).duplicate();
+  return redis.isCluster
+    ? (redis as Cluster).duplicate()
+    : (redis as Redis).duplicate({ autoResubscribe: false });
 }
 
 /**

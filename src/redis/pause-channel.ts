@@ -74,17 +74,39 @@ export class PauseChannel {
     subscriber.on('close', () => {
       if (this.#subscriber === subscriber) this.#warn(new Error('the connection closed'));
     });
-    // ioredis subscribes again after a reconnect; pauses published meanwhile are read from their keys.
+    // After a reconnect the channels are subscribed again (by us, a Cluster by ioredis); pauses
+    // published meanwhile are read from their keys once the subscription stands.
     subscriber.on('ready', () => {
       this.#warned = false;
-      this.#whenReady(() => {
-        for (const [channel, subscription] of this.#subscriptions) {
-          void this.#readCurrent(channel, subscription.listeners);
-        }
-      });
+      this.#resubscribe(subscriber)
+        .then(() =>
+          this.#whenReady(() => {
+            for (const [channel, subscription] of this.#subscriptions) {
+              void this.#readCurrent(channel, subscription.listeners);
+            }
+          }),
+        )
+        .catch((error: unknown) => {
+          // A subscriber closed by `close` or the last unsubscribe is not an outage.
+          if (this.#subscriber === subscriber) this.#warn(error);
+        });
     });
     this.#subscriber = subscriber;
     return subscriber;
+  }
+
+  /**
+   * Subscribes `subscriber` again to the channels whose SUBSCRIBE was answered before it
+   * reconnected (one still unanswered is sent again by ioredis, to the handler `listen` gave it).
+   * A Cluster's connection does this itself. The promise is always handled by the caller: a
+   * connection closed before the answer rejects it, and that must reach no process-wide handler.
+   */
+  async #resubscribe(subscriber: RedisConnection): Promise<void> {
+    if (subscriber.isCluster || this.#subscriber !== subscriber) return;
+    const channels = [...this.#subscriptions]
+      .filter(([, { subscribed }]) => subscribed)
+      .map(([channel]) => channel);
+    if (channels.length > 0) await subscriber.subscribe(...channels);
   }
 
   // The keys are read through the caller's connection, which may come back after the subscriber.
