@@ -9,13 +9,15 @@
  * `bench:scale` markers.
  *
  *   node --import tsx bench/scale.ts [--sizes 1000,10000] [--full] [--concurrency 16]
- *     [--dry-sizes 1000,10000,100000] [--no-docs] [--max-ratio 1.5]
+ *     [--dry-sizes 1000,10000,100000] [--no-docs] [--max-ratio 1.5] [--paths cli,plain]
  *
  * `--full` adds 100,000 households (about ten minutes more). The CLI's dry run (`--dry-run`: the
  * file checked, the plan printed, nothing sent) is measured at `--dry-sizes` (default: the sizes
  * and 100,000: it sends nothing, so it is quick), for its peak RSS beside the real run's. `--max-ratio R` exits 1 when a
  * path's CPU per household at the largest size is more than R times its CPU per household at the
- * smallest (what `.ci/run` checks with 1,000 and 10,000).
+ * smallest (what `.ci/run` checks with 1,000 and 10,000). `--paths` measures only the paths named
+ * (of `cli`, `dry`, `once`, `plain`). `BENCH_PROF=<dir>` runs the CLI's process with `--cpu-prof`
+ * writing its profile into that folder.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -33,6 +35,7 @@ interface Options {
   concurrency: number;
   docs: boolean;
   maxRatio: number | undefined;
+  paths: string[] | undefined;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -50,6 +53,7 @@ function parseOptions(argv: string[]): Options {
     concurrency: Number(value('--concurrency') ?? 16),
     docs: !argv.includes('--no-docs'),
     maxRatio: ratio === undefined ? undefined : Number(ratio),
+    paths: value('--paths')?.split(','),
   };
 }
 
@@ -72,7 +76,13 @@ interface Result extends RunReport {
 
 function child(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
   return fork(CHILD, args, {
-    execArgv: ['--import', 'tsx'],
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(args[0] === 'cli' && process.env.BENCH_PROF
+        ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF]
+        : []),
+    ],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -236,6 +246,7 @@ const allSizes = [...new Set([...options.sizes, ...options.drySizes])].sort((a, 
 for (const size of allSizes) {
   for (const path of PATHS) {
     if (path === 'dry' ? !options.drySizes.includes(size) : !options.sizes.includes(size)) continue;
+    if (options.paths && !options.paths.includes(path)) continue;
     const result = await measure(path, size, options.concurrency);
     results.push(result);
     console.log(

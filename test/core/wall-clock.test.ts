@@ -24,6 +24,8 @@ const WALL_CLOCK_READERS: Record<string, string> = {
     'RateLimitError.retryAfter turns a Retry-After HTTP date into seconds: a date on the wall clock, for the caller to read',
   'core/coordination/file-coordination.ts':
     'leases, locks and records shared by the processes of one machine run on its wall clock (the file system’s) unless given a store clock',
+  'core/coordination/file-store.ts':
+    'how long the folder’s lock has been kept over consecutive rounds: real elapsed time, as the lock’s staleness is judged',
   'core/coordination/file-holders.ts': 'a process’s start time, recorded with its leases for people to read',
   'core/coordination/file-locks.ts':
     'a lock folder’s age is its modification time on the file system’s clock, compared with the wall clock',

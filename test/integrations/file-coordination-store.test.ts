@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -351,6 +352,39 @@ describe('FileCoordination: the disk it uses', () => {
       id: 'g-second-7',
     });
     expect(later.entries.length).toBeLessThanOrEqual(65);
+  });
+
+  it('calls queued while earlier rounds sync: each record is in the files when its call returns, in order per key; the lock is gone after the last', async () => {
+    const dir = folder();
+    const coordination = new FileCoordination(dir);
+    const ids = Array.from({ length: 48 }, (_, i) => `queued-${i}`);
+    const events: string[] = [];
+    await Promise.all(
+      ids.map(async (id) => {
+        const lease = await coordination.acquireCreateLease('client', id, TEN_MINUTES);
+        if (!lease) throw new Error(`a lease on ${id} expected`);
+        expect(await coordination.recordCreateOutcome(lease, { state: 'unresolved' })).toBe(true);
+        // Another process reading the folder now finds it: written before the call returned.
+        expect(await new FileCoordination(dir).readCreateOutcome('client', id)).toMatchObject({
+          state: 'unresolved',
+          fence: lease.fence,
+        });
+        events.push(`${id} unresolved`);
+        expect(await coordination.recordCreateOutcome(lease, { state: 'created', id: `g-${id}` })).toBe(true);
+        events.push(`${id} created`);
+        await coordination.releaseCreateLease(lease);
+      }),
+    );
+    expect(existsSync(join(dir, 'store.lock'))).toBe(false);
+    for (const id of ids) {
+      expect(events.indexOf(`${id} unresolved`)).toBeLessThan(events.indexOf(`${id} created`));
+      expect(await new FileCoordination(dir).readCreateOutcome('client', id)).toMatchObject({
+        state: 'created',
+        id: `g-${id}`,
+      });
+      expect(await new FileCoordination(dir).describeCreateLease('client', id)).toBeUndefined();
+    }
+    expect(onDisk(dir).keys.size).toBe(48);
   });
 
   it('a key whose lease is held is never pruned, however old its record', async () => {

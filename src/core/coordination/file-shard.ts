@@ -179,6 +179,8 @@ export class Shard {
   #prunedAt = Number.NEGATIVE_INFINITY;
   /** The file was made by this process and its folder not synced since. */
   #made = false;
+  /** Syncs of the open descriptor under way: it is closed only once they are done. */
+  #syncing: Promise<unknown> = Promise.resolve();
 
   /**
    * @param path The shard's file.
@@ -233,7 +235,10 @@ export class Shard {
   async sync(): Promise<void> {
     const fd = this.#fd;
     if (fd === undefined) return;
-    await call<void>((done) => fs().fdatasync(fd, done));
+    // The store's next round may run meanwhile: a rewrite then closes this descriptor only after.
+    const synced = call<void>((done) => fs().fdatasync(fd, done));
+    this.#syncing = Promise.all([this.#syncing, synced.catch(() => {})]);
+    await synced;
     if (this.#made) {
       this.#made = false;
       await syncFolder(dirname(this.path));
@@ -270,7 +275,11 @@ export class Shard {
 
   /** Forgets what was read: the next read starts from the file's first byte. */
   #forget(): void {
-    if (this.#fd !== undefined) fs().close(this.#fd, () => {});
+    const fd = this.#fd;
+    if (fd !== undefined) {
+      void this.#syncing.then(() => fs().close(fd, () => {}));
+      this.#syncing = Promise.resolve();
+    }
     this.#fd = undefined;
     this.#ino = -1;
     this.#offset = 0;
