@@ -21,5 +21,6 @@ export {
 export type {
   CommandLineStateDir,
   CommandLineStateOptions,
+  FileCoordinationOptions,
 } from './core/coordination/command-line-state-types.js';
 export * from './portable.js';

@@ -10,6 +10,7 @@ export {
   commandLineCoordination,
   commandLineStateDir,
 } from './core/coordination/command-line-state.js';
+export type { FileCoordinationOptions } from './core/coordination/command-line-state-types.js';
 export { FileCoordination } from './core/coordination/file-coordination.js';
 export { FileTokenStore } from './core/token/file-token-store.js';
 export * from './portable.js';

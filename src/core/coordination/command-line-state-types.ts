@@ -1,6 +1,7 @@
 /**
- * The shapes of the command line's state folder as `commandLineStateDir` gives it: on their own,
- * so the edge entry's stand-ins can name them without reaching the Node-only resolver.
+ * The public shapes of the Node-only coordination: the command line's state folder as
+ * `commandLineStateDir` gives it, and `FileCoordination`'s options. On their own, so the edge
+ * entry's stand-ins can name them without reaching the Node-only modules.
  */
 
 /** Options of {@link commandLineStateDir} and {@link commandLineCoordination}. */
@@ -21,4 +22,13 @@ export interface CommandLineStateDir {
   coordinationPath: string;
   /** What chose it: `--state-dir`, `VERIFICATION_STATE_DIR`, `XDG_STATE_HOME` or `the default state directory`. */
   setBy: string;
+}
+
+/** Options of {@link FileCoordination}. */
+export interface FileCoordinationOptions {
+  /**
+   * The store's clock, epoch ms (default the wall clock): lease expiry, the age of outcome records,
+   * fences and pruning. Give every process of a folder the same clock; tests pass a fake one.
+   */
+  now?: (() => number) | undefined;
 }

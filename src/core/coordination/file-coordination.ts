@@ -22,6 +22,7 @@
 import { join, resolve } from 'node:path';
 import { INSPECT } from '../observability/inspect.js';
 import { nodeBuiltin } from '../transport/node-builtins.js';
+import type { FileCoordinationOptions } from './command-line-state-types.js';
 import type {
   Coordination,
   CreateLease,
@@ -76,15 +77,6 @@ function nextFence(stored: number, micros: number): number {
 /** The wall clock in microseconds (two leases taken in one millisecond get two fences). */
 function wallMicros(): number {
   return Math.floor((performance.timeOrigin + performance.now()) * 1000);
-}
-
-/** Options of {@link FileCoordination}. */
-export interface FileCoordinationOptions {
-  /**
-   * The store's clock, epoch ms (default the wall clock): lease expiry, the age of outcome records,
-   * fences and pruning. Give every process of a folder the same clock; tests pass a fake one.
-   */
-  now?: (() => number) | undefined;
 }
 
 /**
