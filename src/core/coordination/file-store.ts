@@ -114,7 +114,7 @@ export class ShardStore {
           }
           const { lock } = held;
           try {
-            [settle, durable] = await this.#round(operations, () => holdsLock(lock));
+            [settle, durable] = await this.#round(operations, lock);
           } catch (error) {
             release();
             throw error;
@@ -159,9 +159,9 @@ export class ShardStore {
    */
   async #round(
     operations: Operation[],
-    stillHeld: (() => boolean) | undefined,
+    lock: HeldLock | undefined,
   ): Promise<[Array<() => void>, Shard[]]> {
-    const locked = stillHeld !== undefined;
+    const locked = lock !== undefined;
     const touched = new Map<
       Shard,
       { torn: number | undefined; changed: Map<string, KeyState>; durable: boolean }
@@ -169,7 +169,8 @@ export class ShardStore {
     if (locked) {
       for (const { shard } of operations) {
         if (!touched.has(shard)) {
-          const { tornAt } = await shard.refresh(true);
+          // Skipped while this process has held `lock` without a gap since its last round there.
+          const { tornAt } = await shard.refreshUnder(lock);
           touched.set(shard, { torn: tornAt, changed: new Map(), durable: false });
         }
       }
@@ -199,7 +200,7 @@ export class ShardStore {
       }
     }
     if (!locked) return [settle, []];
-    if (!(stillHeld as () => boolean)()) {
+    if (!holdsLock(lock)) {
       // Held past STALE_MUTEX_MS and broken: another process may be writing; write nothing.
       throw new Error(
         `The lock ${this.#lockPath} was broken while this process held it (held longer than ${STALE_MUTEX_MS} ms); nothing was written.`,
@@ -207,7 +208,7 @@ export class ShardStore {
     }
     const durable: Shard[] = [];
     for (const [shard, { torn, changed, durable: sync }] of touched) {
-      await shard.commit(changed, torn);
+      await shard.commit(changed, torn, lock);
       if (sync) durable.push(shard);
       await shard.compactIfDue();
     }
