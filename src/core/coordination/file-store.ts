@@ -154,13 +154,10 @@ export class ShardStore {
   }
 
   /**
-   * Applies the operations in order; under the lock (`stillHeld` given), appends their records.
+   * Applies the operations in order; under the lock (`lock` given), appends their records.
    * Returns what tells each caller, and the shards to sync before.
    */
-  async #round(
-    operations: Operation[],
-    lock: HeldLock | undefined,
-  ): Promise<[Array<() => void>, Shard[]]> {
+  async #round(operations: Operation[], lock: HeldLock | undefined): Promise<[Array<() => void>, Shard[]]> {
     const locked = lock !== undefined;
     const touched = new Map<
       Shard,
