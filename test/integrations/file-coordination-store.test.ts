@@ -387,6 +387,27 @@ describe('FileCoordination: the disk it uses', () => {
     expect(onDisk(dir).keys.size).toBe(48);
   });
 
+  it('a store that gave its lock back reads what another wrote meanwhile before its next write', async () => {
+    const dir = folder();
+    const first = new FileCoordination(dir);
+    const second = new FileCoordination(dir);
+    const lease = await first.acquireCreateLease('client', 'h-1', TEN_MINUTES);
+    if (!lease) throw new Error('a lease expected');
+    await first.releaseCreateLease(lease);
+    expect(existsSync(join(dir, 'store.lock'))).toBe(false);
+    const taken = await second.acquireCreateLease('client', 'h-1', TEN_MINUTES);
+    if (!taken) throw new Error('the second store expected to take the released lease');
+    expect(taken.fence).toBeGreaterThan(lease.fence);
+    expect(await second.recordCreateOutcome(taken, { state: 'unresolved' })).toBe(true);
+    // The first store's next round is under a new taking of the lock: it reads the second's records.
+    expect(await first.acquireCreateLease('client', 'h-1', TEN_MINUTES)).toBeUndefined();
+    expect(await first.recordCreateOutcome(lease, { state: 'created', id: 'g-1' })).toBe(false);
+    expect(await new FileCoordination(dir).readCreateOutcome('client', 'h-1')).toMatchObject({
+      state: 'unresolved',
+      fence: taken.fence,
+    });
+  });
+
   it('a key whose lease is held is never pruned, however old its record', async () => {
     const dir = folder();
     const clock = fakeClock();

@@ -181,6 +181,12 @@ export class Shard {
   #made = false;
   /** Syncs of the open descriptor under way: it is closed only once they are done. */
   #syncing: Promise<unknown> = Promise.resolve();
+  /**
+   * The holding of the store's lock (an object per taking) under which this process last read the
+   * shard to its end and appended: while that same holding lasts, nobody else can have appended
+   * to, rewritten or replaced the file.
+   */
+  #currentUnder: object | undefined;
 
   /**
    * @param path The shard's file.
@@ -218,17 +224,34 @@ export class Shard {
   }
 
   /**
-   * Appends the records of `changed` (under the store's lock, after {@link refresh}`(true)`), and
-   * the acknowledgement of a torn last line at `torn`. Not synced: {@link sync} does.
+   * {@link refresh}`(true)` under the store's lock, taken once as `holding`; skipped when this
+   * process has held that same taking without a gap since it last read and appended to the shard
+   * (the file is then what it wrote: only the lock's holder appends, rewrites or replaces it).
    */
-  async commit(changed: Map<string, KeyState>, torn: number | undefined): Promise<void> {
-    if (changed.size === 0 && torn === undefined) return;
+  async refreshUnder(holding: object): Promise<{ tornAt?: number | undefined }> {
+    if (this.#currentUnder === holding && this.#fd !== undefined) return {};
+    this.#currentUnder = undefined;
+    return this.refresh(true);
+  }
+
+  /**
+   * Appends the records of `changed` (under the store's lock, taken once as `holding`, after
+   * {@link refreshUnder}), and the acknowledgement of a torn last line at `torn`. Not synced:
+   * {@link sync} does.
+   */
+  async commit(changed: Map<string, KeyState>, torn: number | undefined, holding: object): Promise<void> {
+    this.#currentUnder = undefined;
+    if (changed.size === 0 && torn === undefined) {
+      if (this.#fd !== undefined) this.#currentUnder = holding;
+      return;
+    }
     const lines = [...changed].map(([key, state]) => `${recordLine(key, state)}\n`);
     const text = `${torn === undefined ? '' : `\n${tornLine(torn)}\n`}${lines.join('')}`;
     await this.#append(text);
     for (const [key, state] of changed) this.#index.set(key, state);
     this.#records += lines.length;
     this.#lines += lines.length + (torn === undefined ? 0 : 1);
+    this.#currentUnder = holding;
   }
 
   /** Puts what was appended on disk (and, for a file just made, its name in its folder). */
@@ -281,6 +304,7 @@ export class Shard {
       this.#syncing = Promise.resolve();
     }
     this.#fd = undefined;
+    this.#currentUnder = undefined;
     this.#ino = -1;
     this.#offset = 0;
     this.#tail = '';

@@ -114,7 +114,7 @@ export class ShardStore {
           }
           const { lock } = held;
           try {
-            [settle, durable] = await this.#round(operations, () => holdsLock(lock));
+            [settle, durable] = await this.#round(operations, lock);
           } catch (error) {
             release();
             throw error;
@@ -154,14 +154,11 @@ export class ShardStore {
   }
 
   /**
-   * Applies the operations in order; under the lock (`stillHeld` given), appends their records.
+   * Applies the operations in order; under the lock (`lock` given), appends their records.
    * Returns what tells each caller, and the shards to sync before.
    */
-  async #round(
-    operations: Operation[],
-    stillHeld: (() => boolean) | undefined,
-  ): Promise<[Array<() => void>, Shard[]]> {
-    const locked = stillHeld !== undefined;
+  async #round(operations: Operation[], lock: HeldLock | undefined): Promise<[Array<() => void>, Shard[]]> {
+    const locked = lock !== undefined;
     const touched = new Map<
       Shard,
       { torn: number | undefined; changed: Map<string, KeyState>; durable: boolean }
@@ -169,7 +166,8 @@ export class ShardStore {
     if (locked) {
       for (const { shard } of operations) {
         if (!touched.has(shard)) {
-          const { tornAt } = await shard.refresh(true);
+          // Skipped while this process has held `lock` without a gap since its last round there.
+          const { tornAt } = await shard.refreshUnder(lock);
           touched.set(shard, { torn: tornAt, changed: new Map(), durable: false });
         }
       }
@@ -199,7 +197,7 @@ export class ShardStore {
       }
     }
     if (!locked) return [settle, []];
-    if (!(stillHeld as () => boolean)()) {
+    if (!holdsLock(lock)) {
       // Held past STALE_MUTEX_MS and broken: another process may be writing; write nothing.
       throw new Error(
         `The lock ${this.#lockPath} was broken while this process held it (held longer than ${STALE_MUTEX_MS} ms); nothing was written.`,
@@ -207,7 +205,7 @@ export class ShardStore {
     }
     const durable: Shard[] = [];
     for (const [shard, { torn, changed, durable: sync }] of touched) {
-      await shard.commit(changed, torn);
+      await shard.commit(changed, torn, lock);
       if (sync) durable.push(shard);
       await shard.compactIfDue();
     }
