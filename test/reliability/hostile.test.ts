@@ -88,10 +88,13 @@ describe('Retry-After from a hostile server', () => {
     );
     await expect(client.applicantGroups.listReports(GROUP)).resolves.toEqual(empty);
     expect(server.to(REPORTS_PATH)).toHaveLength(2);
-    // HTTP dates have whole seconds: one wait, what is left of the 2 s, never more.
-    expect(clock.waits).toHaveLength(1);
+    // HTTP dates have whole seconds: what is left of the 2 s, never more. The wait is computed a
+    // moment before the sleep starts, so on a busy machine the sleep can end a millisecond short
+    // of the date and the rest is waited out: the waits add up to the date, whatever their number.
+    const waited = clock.waits.reduce((sum, ms) => sum + ms, 0);
     expect(clock.waits[0]).toBeGreaterThan(0);
-    expect(clock.waits[0]).toBeLessThanOrEqual(2_000);
+    expect(waited).toBeLessThanOrEqual(2_000);
+    expect(clock.waits.slice(1).every((ms) => ms > 0 && ms <= 50)).toBe(true);
   });
 
   it('Retry-After: 0 still waits the backoff floor before each retry', async () => {
