@@ -84,8 +84,11 @@ export interface BatchRunOptions {
   bodies: (wanted: ReadonlySet<string>) => AsyncIterable<Household>;
   /** `--reinvite-expired`: a household whose groups have all expired gets a new group. */
   reinviteExpired?: boolean;
-  /** Called with each household's result as it settles (the results log appends it). */
-  onResult?: (result: HouseholdResult) => void;
+  /**
+   * Called with each household's result as it settles (the results log appends it, the summary
+   * counts it): the batch keeps none of them.
+   */
+  onResult: (result: HouseholdResult) => void;
   /**
    * What the gate last recorded for a correlation id (the run's client id), to tell the records
    * of another server (a mock that was reset, one client id on two environments) before creating.
@@ -95,11 +98,13 @@ export interface BatchRunOptions {
   gateWhere?: string | undefined;
 }
 
-/** What a run did to each household, and the error that stopped it early, if one did. */
+/**
+ * What a run found besides each household's result (given to `onResult`), and the error that
+ * stopped it early, if one did.
+ */
 export interface BatchOutcome {
-  results: HouseholdResult[];
   fatalError: unknown;
-  /** The conflicts, for the terminal (their text in `results` keeps the emails). */
+  /** The conflicts, for the terminal (their text in the results log keeps the emails). */
   conflicts: { household: HouseholdRef; conflict: Conflict }[];
   /**
    * Households missing when this run looked, found when it came to create them, that the gate had
@@ -235,11 +240,7 @@ export async function runBatch(
   const flight = inFlight(io, reporter);
   const request: RequestOptions = { signal: flight.signal };
   const stop = new BatchStop(io.signal);
-  const results: HouseholdResult[] = [];
-  const emit = (result: HouseholdResult) => {
-    results.push(result);
-    options.onResult?.(result);
-  };
+  const emit = options.onResult;
   const conflicts: BatchOutcome['conflicts'] = [];
   let foundAtCreate = 0;
   const foundOffGate: string[] = [];
@@ -400,7 +401,7 @@ export async function runBatch(
       }
     }
 
-    // Each household's resolution is in `results` or `missing` now: let go of them during the creates.
+    // Each household's resolution is emitted or in `missing` now: let go of them during the creates.
     resolved.length = 0;
     let readError: unknown;
     if (missing.length > 0 && !stop.signal.aborted) {
@@ -502,7 +503,6 @@ export async function runBatch(
       return groups ? [{ household, groups: liveGroups(groups) }] : [];
     });
     return {
-      results,
       fatalError: stop.fatalError,
       conflicts,
       foundAtCreate,
