@@ -408,10 +408,10 @@ export async function runBatch(
       const journal = await options.openJournal();
       const creating = reporter.start('create', missing.length);
       const progress = { done: 0, total: missing.length, failed: 0 };
-      const settledIds = new Set<string>();
+      // The households not settled yet, by correlation id (one leaves as its row settles).
       const byId = new Map(missing.map((household) => [household.correlationId, household]));
       const settle = (row: HouseholdResult) => {
-        settledIds.add(row.correlation_id);
+        byId.delete(row.correlation_id);
         emit(row);
         progress.done++;
         if (row.status !== 'created' && row.status !== 'skipped_existing') progress.failed++;
@@ -488,7 +488,7 @@ export async function runBatch(
       creating.finish();
       // Items the batch never started (stopped first, or the file could not be read again) settle here.
       for (const household of missing) {
-        if (settledIds.has(household.correlationId)) continue;
+        if (!byId.has(household.correlationId)) continue;
         emit(
           stop.signal.aborted
             ? failedResult(household, stop.signal.reason)
