@@ -17,7 +17,8 @@
  * path's CPU per household at the largest size is more than R times its CPU per household at the
  * smallest (what `.ci/run` checks with 1,000 and 10,000). `--paths` measures only the paths named
  * (of `cli`, `dry`, `once`, `plain`). `BENCH_PROF=<dir>` runs the CLI's process with `--cpu-prof`
- * writing its profile into that folder.
+ * writing its profile into that folder; `BENCH_NODE_ARGS="--trace-gc"` gives it other Node flags
+ * (space-separated), e.g. to see its live heap after each full GC.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -82,6 +83,8 @@ function child(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
       ...(args[0] === 'cli' && process.env.BENCH_PROF
         ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_PROF]
         : []),
+      // Node flags for the CLI's process only (`--trace-gc`, `--heapsnapshot-near-heap-limit=1`...).
+      ...(args[0] === 'cli' && process.env.BENCH_NODE_ARGS ? process.env.BENCH_NODE_ARGS.split(' ') : []),
     ],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

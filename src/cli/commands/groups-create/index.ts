@@ -51,7 +51,8 @@ import { expiredNote } from './expiry.js';
 import { Journal, readJournal } from './journal.js';
 import { BatchLock } from './lock.js';
 import { describeProblems, problemLine } from './problems.js';
-import { type HouseholdResult, ResultLog, summarize } from './result-log.js';
+import { type HouseholdResult, ResultLog } from './result-log.js';
+import { ResultTally } from './result-tally.js';
 import { type BatchOutcome, conflictLine, runBatch } from './run-batch.js';
 
 const HEADER_LINE = HOUSEHOLD_COLUMNS.map((column) => column.name).join(',');
@@ -430,7 +431,12 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
   let outcome: BatchOutcome;
   let journal: Journal | undefined;
   const log = new ResultLog(logPath, startedAt);
-  const settledInvalid: HouseholdResult[] = [];
+  // Counts and the rows the end prints: every row itself is in the log (on disk for a CSV log).
+  const tally = new ResultTally(SHOWN_FAILURES);
+  const settle = (result: HouseholdResult) => {
+    log.append(result);
+    tally.add(result);
+  };
   try {
     const lock = await BatchLock.acquire(lockPath, (message) => reporter.error(message));
     try {
@@ -463,11 +469,8 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
         gateWhere: gate.where,
         onResult: (result) => {
           // The households --skip-invalid left out go in first, with the first settled row.
-          for (const skipped of invalid.splice(0)) {
-            log.append(skipped);
-            settledInvalid.push(skipped);
-          }
-          log.append(result);
+          for (const skipped of invalid.splice(0)) settle(skipped);
+          settle(result);
         },
         openJournal: async () => {
           journal = await Journal.open(journalPath);
@@ -482,7 +485,7 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
         },
       });
       // Households the gate still holds back: when each can go (in the log and the summary).
-      await setHoldTimes(outcome.results, gate.coordination, clientId);
+      await setHoldTimes(tally.unresolved, gate.coordination, clientId);
       // A run that sent something (its journal opened) records its server in the manifest.
       if (stateDir && journal !== undefined) {
         await recordUse(stateDir.path, { server, clientId, journal: journalPath, at: startedAt }).catch(
@@ -506,11 +509,17 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
     return EXIT_AUTH;
   }
   const { fatalError, conflicts } = outcome;
-  const results = [...settledInvalid, ...invalid, ...outcome.results];
-  const summary = summarize(results);
+  // The households --skip-invalid left out, when no row settled to bring them in.
+  for (const skipped of invalid.splice(0)) settle(skipped);
+  const { summary } = tally;
   let logWritten: string;
   try {
-    logWritten = await log.finish(results, { csv: csvPath, batchId, startedAt, finishedAt: new Date() }, io);
+    // The unresolved rows got their hold times after they were appended.
+    logWritten = await log.finish(
+      tally.unresolved,
+      { csv: csvPath, batchId, startedAt, finishedAt: new Date() },
+      io,
+    );
   } catch (error) {
     reporter.error(`Could not write the results log ${logPath}: ${describeError(error)}`);
     return EXIT_FAILED;
@@ -558,7 +567,7 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
     );
   }
   const twiceKeys = new Set(outcome.twice.map(({ household }) => household.key));
-  for (const result of results) {
+  for (const result of tally.duplicates) {
     if (result.possible_duplicate === '' || twiceKeys.has(result.household_key)) continue;
     reporter.error(
       `warning: ${shown}: line ${result.line} (household ${safeCell(result.household_key)}): possible duplicate: group ${result.group_id} and ${result.possible_duplicate} are live under its correlation id ${result.correlation_id} (see docs/fault-model.md, "A duplicate was reported")`,
@@ -568,20 +577,17 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
     reporter.error(`${shown}: ${conflictLine(household, conflict)}`);
   // The households recorded elsewhere were said in one line above.
   const saidAbove = new Set(outcome.recordedNotThere.map(({ household }) => household.line));
-  const failures = results
-    .filter((result) => result.status === 'failed' || result.status === 'unresolved')
-    .filter((result) => !saidAbove.has(result.line))
-    .sort((a, b) => a.line - b.line);
-  for (const failure of fatalError === undefined ? failures.slice(0, SHOWN_FAILURES) : []) {
+  const failures = tally.failures(saidAbove);
+  for (const failure of fatalError === undefined ? failures.shown : []) {
     reporter.error(`${shown}: line ${failure.line} (household ${failure.household_key}): ${failure.error}`);
   }
-  if (fatalError === undefined && failures.length > SHOWN_FAILURES) {
-    reporter.error(`... and ${failures.length - SHOWN_FAILURES} more failures; see the log.`);
+  if (fatalError === undefined && failures.total > SHOWN_FAILURES) {
+    reporter.error(`... and ${failures.total - SHOWN_FAILURES} more failures; see the log.`);
   }
   const stopped = summary.interrupted + summary.not_attempted;
   const logShown = logWritten === '-' ? 'stdout' : displayPath(io.cwd, logWritten);
-  const reinvited = results.filter((result) => result.reinvitation_of !== '').length;
-  const duplicated = results.filter((result) => result.possible_duplicate !== '').length;
+  const { reinvited } = tally;
+  const duplicated = tally.duplicates.length;
   const counts = [
     `${summary.created} created${reinvited > 0 ? ` (${reinvited} re-invitation(s) of expired groups)` : ''}`,
     `${summary.skipped_existing} already existed`,
@@ -594,11 +600,11 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
     stopped > 0 && `${stopped} not done (stopped)`,
   ].filter((item) => typeof item === 'string');
   reporter.note(
-    `${counts.join(', ')}, of ${households.length + invalid.length} household(s). Log: ${logShown}`,
+    `${counts.join(', ')}, of ${households.length + plan.invalid.length} household(s). Log: ${logShown}`,
   );
   if (summary.expired > 0) reporter.note(expiredNote(summary.expired));
   if (fatalError !== undefined && isAuthFailure(fatalError)) return EXIT_AUTH;
-  const held = results
+  const held = tally.unresolved
     .map((result) => result.retry_after)
     .filter((time) => time !== '')
     .sort();

@@ -84,8 +84,11 @@ export interface BatchRunOptions {
   bodies: (wanted: ReadonlySet<string>) => AsyncIterable<Household>;
   /** `--reinvite-expired`: a household whose groups have all expired gets a new group. */
   reinviteExpired?: boolean;
-  /** Called with each household's result as it settles (the results log appends it). */
-  onResult?: (result: HouseholdResult) => void;
+  /**
+   * Called with each household's result as it settles (the results log appends it, the summary
+   * counts it): the batch keeps none of them.
+   */
+  onResult: (result: HouseholdResult) => void;
   /**
    * What the gate last recorded for a correlation id (the run's client id), to tell the records
    * of another server (a mock that was reset, one client id on two environments) before creating.
@@ -95,11 +98,13 @@ export interface BatchRunOptions {
   gateWhere?: string | undefined;
 }
 
-/** What a run did to each household, and the error that stopped it early, if one did. */
+/**
+ * What a run found besides each household's result (given to `onResult`), and the error that
+ * stopped it early, if one did.
+ */
 export interface BatchOutcome {
-  results: HouseholdResult[];
   fatalError: unknown;
-  /** The conflicts, for the terminal (their text in `results` keeps the emails). */
+  /** The conflicts, for the terminal (their text in the results log keeps the emails). */
   conflicts: { household: HouseholdRef; conflict: Conflict }[];
   /**
    * Households missing when this run looked, found when it came to create them, that the gate had
@@ -235,11 +240,7 @@ export async function runBatch(
   const flight = inFlight(io, reporter);
   const request: RequestOptions = { signal: flight.signal };
   const stop = new BatchStop(io.signal);
-  const results: HouseholdResult[] = [];
-  const emit = (result: HouseholdResult) => {
-    results.push(result);
-    options.onResult?.(result);
-  };
+  const emit = options.onResult;
   const conflicts: BatchOutcome['conflicts'] = [];
   let foundAtCreate = 0;
   const foundOffGate: string[] = [];
@@ -400,17 +401,17 @@ export async function runBatch(
       }
     }
 
-    // Each household's resolution is in `results` or `missing` now: let go of them during the creates.
+    // Each household's resolution is emitted or in `missing` now: let go of them during the creates.
     resolved.length = 0;
     let readError: unknown;
     if (missing.length > 0 && !stop.signal.aborted) {
       const journal = await options.openJournal();
       const creating = reporter.start('create', missing.length);
       const progress = { done: 0, total: missing.length, failed: 0 };
-      const settledIds = new Set<string>();
+      // The households not settled yet, by correlation id (one leaves as its row settles).
       const byId = new Map(missing.map((household) => [household.correlationId, household]));
       const settle = (row: HouseholdResult) => {
-        settledIds.add(row.correlation_id);
+        byId.delete(row.correlation_id);
         emit(row);
         progress.done++;
         if (row.status !== 'created' && row.status !== 'skipped_existing') progress.failed++;
@@ -487,7 +488,7 @@ export async function runBatch(
       creating.finish();
       // Items the batch never started (stopped first, or the file could not be read again) settle here.
       for (const household of missing) {
-        if (settledIds.has(household.correlationId)) continue;
+        if (!byId.has(household.correlationId)) continue;
         emit(
           stop.signal.aborted
             ? failedResult(household, stop.signal.reason)
@@ -502,7 +503,6 @@ export async function runBatch(
       return groups ? [{ household, groups: liveGroups(groups) }] : [];
     });
     return {
-      results,
       fatalError: stop.fatalError,
       conflicts,
       foundAtCreate,
