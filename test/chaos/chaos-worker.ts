@@ -15,7 +15,15 @@ import { groupCreateBody } from '../support/bodies.js';
 import { skewClock } from './skew-clock.js';
 
 /** Where a worker stops itself: after the lookup (before any write that precedes the POST), or after `unresolved` was recorded. */
-export type PausePoint = 'after-lookup' | 'after-unresolved';
+/**
+ * Where a holder stops: after its lookup (before its first write), after recording `unresolved`
+ * (before its request leaves), or with its request in flight (stopped a moment after recording
+ * `unresolved`, while the mock holds the create: the test gives creates a commit delay).
+ */
+export type PausePoint = 'after-lookup' | 'after-unresolved' | 'in-flight';
+
+/** How long after recording `unresolved` an `in-flight` holder stops: its request has left by then. */
+const IN_FLIGHT_STOP_MS = 150;
 
 /** What the test hands a worker. */
 export interface ChaosWorkerConfig {
@@ -108,7 +116,11 @@ class PausingCoordination extends RedisCoordination {
   override async recordCreateOutcome(lease: CreateLease, outcome: CreateOutcome): Promise<boolean> {
     if (outcome.state === 'unresolved') await maybePause(lease.correlationId, 'after-lookup');
     const recorded = await super.recordCreateOutcome(lease, outcome);
-    if (outcome.state === 'unresolved' && recorded) await maybePause(lease.correlationId, 'after-unresolved');
+    if (outcome.state === 'unresolved' && recorded) {
+      await maybePause(lease.correlationId, 'after-unresolved');
+      // Not awaited: the create goes on and sends, and the process stops while it is on the wire.
+      setTimeout(() => void maybePause(lease.correlationId, 'in-flight'), IN_FLIGHT_STOP_MS);
+    }
     return recorded;
   }
 }
