@@ -139,8 +139,12 @@ export class HeldGate {
   readonly #ttlMs: number;
   #lease: CreateLease | undefined;
   #warned = false;
-  /** Whether an attempt passed {@link HeldGate.beforeAttempt}: a request left under this lease. */
-  #sent = false;
+  /**
+   * Whether this pass may have stored `unresolved`: an attempt wrote it (or tried to: a write
+   * whose answer was lost may have landed), so a failure that sent nothing must turn it into
+   * `refused`, or the household stays refused for the unresolved rule's 10 minutes.
+   */
+  #unresolvedMayBeStored = false;
   /** The possible duplicates this pass noticed (docs/fault-model.md). */
   readonly duplicates: PossibleDuplicate[] = [];
 
@@ -222,6 +226,7 @@ export class HeldGate {
       } else if (lease.expiresAt - clock.now() < timeoutMs) {
         throw this.#lost('expiring');
       }
+      this.#unresolvedMayBeStored = true;
       recorded = await coordination.recordCreateOutcome(this.#lease ?? lease, { state: 'unresolved' });
     } catch (error) {
       if (error instanceof CreateLeaseLostError) throw error;
@@ -229,11 +234,9 @@ export class HeldGate {
       this.warn(
         `the coordination could not confirm the create lease (${describe(error)}); sending without it (coordinationFailure: 'continue'), so another process may send the same create`,
       );
-      this.#sent = true;
       return;
     }
     if (!recorded) throw this.#lost('superseded');
-    this.#sent = true;
   };
 
   /**
@@ -252,7 +255,10 @@ export class HeldGate {
     try {
       created = await create(this.beforeAttempt);
     } catch (error) {
-      if (this.#sent && outcomeOfFailure(error) === 'refused') await this.record({ state: 'refused' });
+      // A lease lost meanwhile still takes this `refused` over its own `unresolved` (the
+      // coordination's exception): the next holder may then send.
+      if (this.#unresolvedMayBeStored && outcomeOfFailure(error) === 'refused')
+        await this.record({ state: 'refused' });
       throw error;
     }
     const id = idOf(created);

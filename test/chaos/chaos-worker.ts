@@ -55,7 +55,8 @@ export interface ChaosCallResult {
   created?: boolean | undefined;
   /** The possible duplicates the call reported (see docs/fault-model.md). */
   reports: unknown[];
-  error?: { name: string; message: string } | undefined;
+  /** How the call failed, with its causes (`name: message`, outermost first). */
+  error?: { name: string; message: string; causes: string[] } | undefined;
   startedAt: number;
   settledAt: number;
 }
@@ -139,7 +140,7 @@ if (typeof renew === 'function') {
 
 const warnings: ChaosWorkerReport['warnings'] = [];
 const record = (message: string) => {
-  if (process.env.CHAOS_DEBUG) process.stderr.write(`${message}\n`);
+  if (process.env.CHAOS_DEBUG) process.stderr.write(`${process.pid} ${Date.now()} ${message}\n`);
   warnings.push({ at: Date.now(), message });
 };
 const coordination = new PausingCoordination(redis, {
@@ -153,8 +154,15 @@ const client = new VerificationClient({
   timeout: config.timeoutMs,
   deadline: config.deadlineMs,
   createGraceWindow: config.graceMs,
-  logLevel: 'warn',
-  logger: { debug: () => {}, info: () => {}, warn: record, error: record },
+  logLevel: process.env.CHAOS_DEBUG ? 'debug' : 'warn',
+  logger: {
+    debug: (message: string) => {
+      if (process.env.CHAOS_DEBUG) process.stderr.write(`${process.pid} ${Date.now()} ${message}\n`);
+    },
+    info: () => {},
+    warn: record,
+    error: record,
+  },
 });
 
 /** The reports of possible duplicates a result carries, whatever the SDK version names them. */
@@ -162,6 +170,17 @@ function reportsOf(value: unknown): unknown[] {
   if (value === null || typeof value !== 'object') return [];
   const reports = (value as { duplicates?: unknown }).duplicates;
   return Array.isArray(reports) ? reports : [];
+}
+
+/** The chain of an error's causes, `name: message` each, the error itself left out. */
+function causesOf(error: unknown): string[] {
+  const causes: string[] = [];
+  let cause = error instanceof Error ? error.cause : undefined;
+  while (cause instanceof Error && causes.length < 5) {
+    causes.push(`${cause.name}: ${cause.message}`);
+    cause = cause.cause;
+  }
+  return causes;
 }
 
 try {
@@ -192,7 +211,7 @@ try {
             household,
             wave,
             reports: reportsOf(error),
-            error: { name, message },
+            error: { name, message, causes: causesOf(error) },
             startedAt,
             settledAt: Date.now(),
           };

@@ -62,6 +62,7 @@ export function startWorker(
       { cwd: root, env, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         expose(stderr);
+        if (process.env.CHAOS_DEBUG) process.stderr.write(stderr);
         if (error) reject(new Error(`chaos worker failed: ${error.message}\n${stderr}`));
         else resolve(JSON.parse(stdout.trim()) as ChaosWorkerReport);
       },
@@ -186,6 +187,20 @@ export function summarize(
     errors,
   };
   console.log(`chaos ${JSON.stringify(summary)}`);
+  // A missing household's calls, as each ended: what an operator reads to see why.
+  for (const household of summary.missing) {
+    const calls = results
+      .filter((result) => result.household === household)
+      .map((result) => ({
+        wave: result.wave,
+        pid: reports.find((report) => report.results.includes(result))?.pid,
+        ms: result.settledAt - result.startedAt,
+        ...(result.error
+          ? { error: result.error.name, causes: result.error.causes }
+          : { groupId: result.groupId }),
+      }));
+    console.log(`chaos missing ${household} ${JSON.stringify(calls)}`);
+  }
   return summary;
 }
 

@@ -178,6 +178,36 @@ describe('a failing coordination', () => {
     expect(mock.groups.applicant()).toEqual([]);
   });
 
+  it('an `unresolved` written whose answer was lost: nothing sent, the record turned to refused, the next call creates', async () => {
+    // The write lands, then its answer never comes (a pause past the command timeout, a reset).
+    const inner = new InProcessCoordination();
+    let lostAnswers = 1;
+    const coordination: Coordination = {
+      ...failing(),
+      acquireCreateLease: (...args) => inner.acquireCreateLease(...args),
+      releaseCreateLease: (lease) => inner.releaseCreateLease(lease),
+      readCreateOutcome: (...args) => inner.readCreateOutcome(...args),
+      recordCreateOutcome: async (lease, outcome) => {
+        const recorded = await inner.recordCreateOutcome(lease, outcome);
+        if (outcome.state === 'unresolved' && lostAnswers-- > 0)
+          throw new StoreDownError('no answer within 1000 ms');
+        return recorded;
+      },
+    };
+    const sdk = client({ coordination });
+    const body = groupCreateBody('ana@example.com', 'U-17');
+    const error = await caught(sdk.applicantGroups.createOnce(body));
+    expect(error).toBeInstanceOf(CreateLeaseLostError);
+    expect(error).toMatchObject({ reason: 'coordination_failed', requestSent: false });
+    expect(mock.stats.count(CREATE)).toBe(0);
+    expect(await inner.readCreateOutcome(mock.clientId, 'U-17')).toMatchObject({ state: 'refused' });
+
+    const again = await sdk.applicantGroups.createOnce(body);
+    expect(again.created).toBe(true);
+    expect(mock.stats.count(CREATE)).toBe(1);
+    expect(mock.groups.applicant().map((group) => group.correlation_id)).toEqual(['U-17']);
+  });
+
   it("with 'continue', the create stands; the outcome it could not record after sending is a possible duplicate, reported", async () => {
     const sdk = client({ coordination: failing('recordCreateOutcome'), coordinationFailure: 'continue' });
     const result = await sdk.applicantGroups.createOnce(groupCreateBody('ana@example.com', 'U-13'));
