@@ -226,8 +226,10 @@ export class HeldGate {
       } else if (lease.expiresAt - clock.now() < timeoutMs) {
         throw this.#lost('expiring');
       }
+      // Until the write answers, it may have landed; a refusal says it did not.
       this.#unresolvedMayBeStored = true;
       recorded = await coordination.recordCreateOutcome(this.#lease ?? lease, { state: 'unresolved' });
+      this.#unresolvedMayBeStored = recorded;
     } catch (error) {
       if (error instanceof CreateLeaseLostError) throw error;
       if (this.#pass.policy === 'refuse') throw this.#lost('coordination_failed', describe(error));
