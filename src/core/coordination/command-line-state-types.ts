@@ -27,8 +27,11 @@ export interface CommandLineStateDir {
 /** Options of {@link FileCoordination}. */
 export interface FileCoordinationOptions {
   /**
-   * The store's clock, epoch ms (default the wall clock): lease expiry, the age of outcome records,
-   * fences and pruning. Give every process of a folder the same clock; tests pass a fake one.
+   * The store's clock, epoch ms: lease expiry, the age of outcome records, fences and pruning.
+   * Default (Linux): the folder's clock, the machine's monotonic clock from an epoch the folder
+   * keeps per boot, the same in every process and never stepped, so a process whose wall clock
+   * runs ahead or behind ages records as the others do; elsewhere the wall clock. Give every
+   * process of a folder the same clock; tests pass a fake one.
    */
   now?: (() => number) | undefined;
 }

@@ -8,7 +8,9 @@
  * when dead records dominate (file-shard.ts). Each key's record holds the newest lease's fence,
  * expiry and holder (host, pid, start time), and its outcome record. Writes run under the shard's
  * lock (file-locks.ts); only an `unresolved` outcome, recorded just before a create leaves, is
- * synced to disk (docs/reliability.md, "The coordination folder"). The folder's `format.json`
+ * synced to disk (docs/reliability.md, "The coordination folder"). Leases and records are dated on the
+ * folder's clock (file-clock.ts: the machine's monotonic clock from an epoch kept per boot), the
+ * same in every process whatever its wall clock says. The folder's `format.json`
  * names its format; an earlier version's folder is migrated (file-format.ts). The token exchange
  * lock is a lock folder too, held for the exchange. A pause is a file every instance polls (a
  * quarter second, timer unref'd).
@@ -31,6 +33,7 @@ import type {
   HeldCreateLease,
   LeaseHolder,
 } from './coordination.js';
+import { type FolderClock, folderClock } from './file-clock.js';
 import { prepareFolder, SHARDS } from './file-format.js';
 import { codeOf, holderIsGone, publicHolder, thisProcess } from './file-holders.js';
 import { withFileLock } from './file-locks.js';
@@ -93,6 +96,8 @@ export class FileCoordination implements Coordination {
   readonly #ready: Promise<unknown>;
   readonly #now: () => number;
   readonly #micros: () => number;
+  /** The folder's clock for this boot (file-clock.ts), once ready; the wall clock where there is none. */
+  #clock: FolderClock | undefined;
   readonly #shards = new Map<string, Shard>();
   readonly #store: ShardStore;
 
@@ -108,10 +113,15 @@ export class FileCoordination implements Coordination {
       throw new TypeError('FileCoordination needs the path of a folder.');
     this.dir = resolve(dir);
     const now = options.now;
-    this.#now = now ?? (() => Date.now());
-    this.#micros = now ? () => now() * 1000 : wallMicros;
+    this.#now = now ?? (() => (this.#clock ? this.#clock.now() : Date.now()));
+    this.#micros = now ? () => now() * 1000 : () => (this.#clock ? this.#clock.micros() : wallMicros());
     this.#store = new ShardStore(this.dir);
-    this.#ready = prepareFolder(this.dir, (key, change) => this.#store.update(this.#shard(key), key, change));
+    this.#ready = prepareFolder(this.dir, (key, change) =>
+      this.#store.update(this.#shard(key), key, change),
+    ).then(async () => {
+      // The store's clock, shared by the machine's processes, unless the caller gave one.
+      if (!now) this.#clock = await folderClock(this.dir);
+    });
     // Each method awaits it and fails with its error; unawaited until then, it must not crash Node.
     this.#ready.catch(() => {});
     closeWhenCollected.register(this, this.#shards);
