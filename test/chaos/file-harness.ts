@@ -6,7 +6,7 @@
  * as the Redis scenarios' are.
  */
 import { type ChildProcess, execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,9 +74,10 @@ export function stateDirectory(prefix: string): { path: string; remove: () => vo
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
-/** The shard files of a state directory's gate, with their lines. */
+/** The shard files of a state directory's gate, with their lines (none before the gate's folder is made). */
 export function shardFiles(stateDir: string): Array<{ path: string; lines: string[] }> {
   const folder = join(stateDir, 'coordination');
+  if (!existsSync(folder)) return [];
   return readdirSync(folder)
     .filter((name) => /^shard-[0-9a-f]{2}\.log$/.test(name))
     .sort()
