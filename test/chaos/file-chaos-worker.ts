@@ -91,7 +91,16 @@ const record = (message: string) => {
   if (process.env.CHAOS_DEBUG) process.stderr.write(`${process.pid} ${Date.now()} ${message}\n`);
   warnings.push({ at: Date.now(), message });
 };
-const coordination = new PausingCoordination(join(config.stateDir, 'coordination'));
+const logger = {
+  debug: (message: string) => {
+    if (process.env.CHAOS_DEBUG) process.stderr.write(`${process.pid} ${Date.now()} ${message}\n`);
+  },
+  info: () => {},
+  warn: record,
+  error: record,
+};
+// The logger the command line gives its gate: a wait on the folder is said there.
+const coordination = new PausingCoordination(join(config.stateDir, 'coordination'), { logger });
 const client = new VerificationClient({
   coordination,
   clock,
@@ -99,14 +108,7 @@ const client = new VerificationClient({
   deadline: config.deadlineMs,
   createGraceWindow: config.graceMs,
   logLevel: process.env.CHAOS_DEBUG ? 'debug' : 'warn',
-  logger: {
-    debug: (message: string) => {
-      if (process.env.CHAOS_DEBUG) process.stderr.write(`${process.pid} ${Date.now()} ${message}\n`);
-    },
-    info: () => {},
-    warn: record,
-    error: record,
-  },
+  logger,
 });
 
 /** The reports of possible duplicates a result (or an error) carries. */
