@@ -7,7 +7,7 @@
  * fake timers (`setTimeout` only: the lock's age stays real, so it is not broken meanwhile).
  */
 import { mkdtempSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FileCoordination } from '../../src/index.js';
@@ -49,6 +49,29 @@ describe('FileCoordination waiting on its folder', () => {
     vi.useRealTimers();
     expect((await acquired)?.correlationId).toBe('household-1');
     expect(warnings).toHaveLength(1);
+  });
+
+  it('a lock held by this very process (a round of its own, stopped or slow) is said to be its own', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'av-waits-'));
+    dirs.push(dir);
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (message: string) => warnings.push(message), error() {} };
+    const coordination = new FileCoordination(dir, { logger });
+    await coordination.readCreateOutcome('client', 'household-0');
+    const lock = join(dir, 'store.lock');
+    symlinkSync(JSON.stringify({ host: hostname(), pid: process.pid, startedAt: 0, token: 't' }), lock);
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const acquired = coordination.acquireCreateLease('client', 'household-4', 60_000);
+    await vi.advanceTimersByTimeAsync(2_100);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(
+      `for its lock (${lock}), held by this process (its own round under way: it was stopped, or the disk is slow); it is broken at `,
+    );
+    unlinkSync(lock);
+    await vi.advanceTimersByTimeAsync(20);
+    vi.useRealTimers();
+    expect((await acquired)?.correlationId).toBe('household-4');
   });
 
   it('an operation that does not wait says nothing', async () => {

@@ -197,9 +197,13 @@ export class FileCoordination implements Coordination {
     } catch {
       taken = undefined;
     }
+    const who =
+      holder?.pid === process.pid && holder.host === os().hostname()
+        ? 'this process (its own round under way: it was stopped, or the disk is slow)'
+        : `process ${holder?.pid} on ${holder?.host} (stopped or busy)`;
     const what =
       holder && taken !== undefined
-        ? `for its lock (${lock}), held by process ${holder.pid} on ${holder.host} (stopped or busy); it is broken at ${new Date(taken + STALE_MUTEX_MS).toISOString()} at the latest if not given back`
+        ? `for its lock (${lock}), held by ${who}; it is broken at ${new Date(taken + STALE_MUTEX_MS).toISOString()} at the latest if not given back`
         : 'for the disk (the lock is not held: a write or a sync is slow)';
     this.#logger.warn(
       `FileCoordination (correlation_id "${correlationId}"): waiting ${SLOW_MS / 1000} s so far on the coordination folder ${this.dir}, ${what}; the create it serves waits meanwhile.`,
