@@ -5,7 +5,9 @@
  * second process on the same folder, whose wall clock runs 11 minutes ahead or behind (as after a
  * clock step), runs `createOnce` on the same households before those commits land. An `unresolved`
  * create a few seconds old is not "settled long ago" whatever that clock says: nothing is sent
- * twice. docs/fault-model.md, "Clock ahead" and "Clock behind".
+ * twice. And two processes at once on one folder, one 11 minutes ahead: neither breaks a lock
+ * the other holds, nothing fails, nothing is created twice. docs/fault-model.md, "Clock ahead" and
+ * "Clock behind".
  */
 import { describe, expect, it } from 'vitest';
 import { createMockServer } from '../../src/testing/index.js';
@@ -74,6 +76,61 @@ describe.each([
       expect(second.results.map((result) => result.error?.name)).toEqual(
         households.map(() => 'GroupMayHaveBeenCreatedError'),
       );
+    } finally {
+      await mock.close();
+      state.remove();
+    }
+  });
+});
+
+describe('the file gate: two processes at once, one with a clock 11 minutes ahead', () => {
+  it('creates every household once, with no lock broken under a live holder', async () => {
+    const seed = seedOf();
+    const mock = await createMockServer({ seed });
+    const state = stateDirectory('clock-together');
+    try {
+      const prefix = 'file-clock-together';
+      const households = Array.from({ length: 2 * HOUSEHOLDS }, (_, index) => `${prefix}-${index}`);
+      // Creates take a while, so the two meet on the folder's lock and on leases all along.
+      mock.faults.next(
+        4 * HOUSEHOLDS,
+        { latencyMs: 100 },
+        { method: 'POST', path: '/api/v1/applicant_groups' },
+      );
+      const startAt = Date.now() + 500;
+      const config = (order: string[]): FileChaosConfig => ({
+        stateDir: state.path,
+        households: order,
+        waves: 2,
+        concurrency: 4,
+        startAt,
+        ...TIMING,
+      });
+      const reports = await Promise.all([
+        startFileWorker(fileWorker.path, mock, config(households)).report,
+        startFileWorker(fileWorker.path, mock, config([...households].reverse()), MINUTES_11).report,
+      ]);
+      const summary = summarize(
+        'the file gate: together, one clock 11 minutes ahead',
+        seed,
+        mock,
+        prefix,
+        households,
+        reports,
+        LEASE_MS,
+      );
+
+      expect(summary.duplicates).toEqual([]);
+      expect(summary.missing).toEqual([]);
+      expect(summary.silentLongCalls).toEqual([]);
+      // The process ahead once broke every lock it met as 11 minutes old: its peer's rounds failed.
+      const broken = reports
+        .flatMap((report) => report.results)
+        .filter((result) =>
+          [result.error?.message ?? '', ...(result.error?.causes ?? [])].join(' ').includes('was broken'),
+        )
+        .map((result) => result.household);
+      expect(broken).toEqual([]);
     } finally {
       await mock.close();
       state.remove();

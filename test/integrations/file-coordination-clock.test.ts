@@ -5,13 +5,17 @@
  * same ages and expiries as the others. Before, an `unresolved` create a second old read as 11
  * minutes old in a process whose clock ran ahead, and was sent again (`npm run test:chaos`, the
  * file gate's clock scenarios). Real files in temp folders; `Date.now` moved for the skewed
- * instance only while it runs, and restored.
+ * instance only while it runs, and restored. The folder's lock is aged on the monotonic clock too:
+ * a process whose clock ran ahead broke every lock it met at once (its holder's round then failed).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { acquireFileLock, holdsLock, releaseFileLock } from '../../src/core/coordination/file-locks.js';
 import { CoordinationStateError, FileCoordination } from '../../src/index.js';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -75,6 +79,25 @@ describe.runIf(process.platform === 'linux')('the file gate on a clock that is o
       new FileCoordination(dir).acquireCreateLease('client', 'household-2', 60_000),
     );
     expect(next?.fence).toBeGreaterThan(lease?.fence ?? Number.POSITIVE_INFINITY);
+  });
+
+  it('a lock taken a moment ago is not broken by a process whose clock runs 11 minutes ahead', async () => {
+    const dir = folder();
+    const path = join(dir, 'store.lock');
+    const held = await acquireFileLock(path, 10_000);
+    const second = skewed(MINUTES_11, async () => {
+      const taken = acquireFileLock(path, 10_000);
+      // Still waiting after a while: the lock is a moment old on the monotonic clock.
+      const early = await Promise.race([taken.then(() => 'taken'), sleep(50).then(() => 'waiting')]);
+      return { early, taken };
+    });
+    const { early, taken } = await second;
+    expect(early).toBe('waiting');
+    expect(holdsLock(held)).toBe(true);
+    await releaseFileLock(held);
+    const next = await taken;
+    expect(holdsLock(next)).toBe(true);
+    await releaseFileLock(next);
   });
 
   it('every instance of the boot reads one clock file; a garbled one refuses the folder, naming it', async () => {
