@@ -5,9 +5,12 @@
  * twice (a job run again). One stops itself at a named point of one household's create (chosen by
  * the printed seed): after its lookup, or after recording `unresolved`. A stopped process still
  * runs (it is no dead holder to take over from): its lease lapses at its expiry, and the other
- * waits for it, saying so. docs/fault-model.md, "Process paused".
+ * waits for it, saying so. When it stops holding the folder's lock (`store.lock`, kept over
+ * consecutive rounds), the other's operations wait, saying so after 2 s, until the lock is 10 s old
+ * and broken; the stop lasts past that. docs/fault-model.md, "Process paused".
  */
 import { describe, expect, it } from 'vitest';
+import { parseLine, STALE_MUTEX_MS } from '../../src/core/coordination/file-shard.js';
 import { createMockServer } from '../../src/testing/index.js';
 import type { FilePausePoint } from './file-chaos-worker.js';
 import {
@@ -23,6 +26,8 @@ const PROCESSES = 2;
 const HOUSEHOLDS = 12;
 const TIMING = { timeoutMs: 1_000, deadlineMs: 2_000, graceMs: 500 };
 const LEASE_MS = leaseMsOf(TIMING);
+/** How long the holder stays stopped. */
+const PAUSE_MS = Math.max(LEASE_MS, STALE_MUTEX_MS) + 2_000;
 /** The errors that say what became of a household without a group. */
 const TYPED = ['GroupMayHaveBeenCreatedError', 'CreateLeaseLostError'];
 
@@ -55,9 +60,10 @@ describe.each<{ point: FilePausePoint }>([{ point: 'after-lookup' }, { point: 'a
         );
         const stopped = await stoppedWorker(workers, 20_000);
         expect(stopped, `a worker stops at ${point} of ${target}`).toBeDefined();
-        // Past the lease, and past the mock's keep-alive timeout (5 s): the socket it had is closed.
+        // Past the lease, past the mock's keep-alive timeout (5 s: the socket it had is closed), and
+        // past the age at which the folder's lock is broken, should it be stopped holding it.
         const from = Date.now();
-        await sleep(LEASE_MS + 1_000);
+        await sleep(PAUSE_MS);
         stopped?.child.kill('SIGCONT');
         const window = { pid: stopped?.child.pid, from, until: Date.now() };
         const reports = await Promise.all(workers.map((worker) => worker.report));
@@ -69,8 +75,12 @@ describe.each<{ point: FilePausePoint }>([{ point: 'after-lookup' }, { point: 'a
         // The resumed holder's household: created by exactly one call, never twice.
         const targetCalls = reports.flatMap((report) => report.results).filter((r) => r.household === target);
         expect(targetCalls.filter((call) => call.created).length).toBeLessThanOrEqual(1);
-        // The folder is whole: every line of every shard is a record the next run can trust.
-        for (const shard of shardFiles(state.path)) expect(shard.lines.length).toBeGreaterThan(0);
+        // The folder is whole (a lock broken under a stopped holder let no write interleave): every
+        // line of every shard is a record the next run can trust.
+        const damaged = shardFiles(state.path).flatMap((shard) =>
+          shard.lines.filter((line) => 'damage' in parseLine(line)).map((line) => `${shard.path}: ${line}`),
+        );
+        expect(damaged).toEqual([]);
       } finally {
         await mock.close();
         state.remove();
