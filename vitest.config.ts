@@ -103,7 +103,9 @@ function project(
  * - `chaos`: `npm run test:chaos`, faults injected into fleets of real processes on a real
  *   redis-server (test/chaos/, docs/fault-model.md): processes paused and resumed (SIGSTOP and
  *   SIGCONT), clocks ahead and behind, late commits, Redis flushed, restarted (with and without
- *   AOF) and failed over (redis-sentinel), a process cut off from Redis by a TCP proxy. Each
+ *   AOF) and failed over (redis-sentinel), a process cut off from Redis by a TCP proxy; and the
+ *   command line's file gate (a state folder two processes share): paused, a clock off, a shard
+ *   line garbled. Each
  *   scenario prints one `chaos {...}` line
  *   (households, groups, duplicates, duplicates reported, the longest call, its seed:
  *   `CHAOS_SEED=<seed>` runs it again).

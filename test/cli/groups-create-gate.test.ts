@@ -5,7 +5,7 @@
  * (a bad URL, ioredis missing, Redis unreachable). Two real processes at once are in
  * test/seams/cli-two-runs.test.ts.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -292,6 +292,43 @@ describe('groups create: one gate with scripts', () => {
     );
     for (const id of made) expect(result.stderr).toContain(id);
     expect(result.stderr).toContain('1 created, 1 already existed');
+  });
+});
+
+describe('groups create: a damaged gate', () => {
+  it('households whose gate line is garbled are refused, named (file and line), exit 6, and no rerun is promised to finish them', async () => {
+    const dir = tempDir('av-gate-damaged-');
+    const state = join(dir, 'state');
+    const { path } = writeHouseholds(dir, 'households.csv', { households: 3, tag: 'damaged-gate' });
+    const ids = [...(await correlationIds(path)).values()];
+    // One earlier create that never left (`refused`) on record for the first household, whose line
+    // is then changed in place.
+    const coordination = commandLineCoordination({ stateDir: state });
+    const lease = await coordination.acquireCreateLease(mock.clientId, ids[0] ?? '', 60_000);
+    expect(lease).toBeDefined();
+    if (lease) await coordination.recordCreateOutcome(lease, { state: 'refused' });
+    const gate = join(state, 'coordination');
+    const shard = readdirSync(gate).find((name) => /^shard-[0-9a-f]{2}\.log$/.test(name)) ?? '';
+    const shardPath = join(gate, shard);
+    const text = readFileSync(shardPath, 'utf8');
+    writeFileSync(shardPath, text.replace('"state":"refused"', '"state":"refuses"'));
+    const createsBefore = mock.stats.count('POST /api/v1/applicant_groups');
+
+    const run = await runCli(['groups', 'create', '--csv', path], mock, {
+      env: { VERIFICATION_STATE_DIR: state },
+    });
+
+    expect(run.code).toBe(6);
+    expect(run.stderr).toContain(
+      `CoordinationStateError: The coordination file ${shardPath} is damaged at line 2: its checksum does not match its text`,
+    );
+    expect(run.stderr).toContain(
+      `1 household(s) were refused by the gate (${gate}): its state is damaged (CoordinationStateError above: the file, the line and the repair), so nothing was sent for them. Repair it, then run the same command again.`,
+    );
+    expect(run.stderr).not.toContain('Run the same command again to finish');
+    // The two others were created; nothing was sent for the refused one.
+    expect(mock.stats.count('POST /api/v1/applicant_groups') - createsBefore).toBe(2);
+    expect(countCreated(mock, new Map(ids.map((id, index) => [String(index), id])))).toBe(2);
   });
 });
 

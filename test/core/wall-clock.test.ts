@@ -23,7 +23,9 @@ const WALL_CLOCK_READERS: Record<string, string> = {
   'core/errors.ts':
     'RateLimitError.retryAfter turns a Retry-After HTTP date into seconds: a date on the wall clock, for the caller to read',
   'core/coordination/file-coordination.ts':
-    'leases, locks and records shared by the processes of one machine run on its wall clock (the file system’s) unless given a store clock',
+    'where the folder’s clock cannot be kept (not Linux), leases and records run on the wall clock, unless given a store clock',
+  'core/coordination/file-clock.ts':
+    'a folder’s epoch for this boot is the wall time at which the monotonic clock read zero, taken once by the boot’s first process',
   'core/coordination/file-store.ts':
     'how long the folder’s lock has been kept over consecutive rounds: real elapsed time, as the lock’s staleness is judged',
   'core/coordination/file-holders.ts': 'a process’s start time, recorded with its leases for people to read',

@@ -3,7 +3,7 @@
  * processes (file-coordination-worker.ts, bundled) each count every one of eight keys up twenty
  * times under the key's create lease. A lease held by two processes at once, or a record lost
  * between them, would lose an increment: every count must end at 4 × 20. The folder holds its
- * marker and shard files only, no lock left behind.
+ * marker, shard files and clock (Linux: one for this boot) only, no lock left behind.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -73,7 +73,9 @@ describe('FileCoordination shared by processes on one machine', () => {
     const names = readdirSync(dir);
     expect(names).toContain('format.json');
     expect(
-      names.filter((name) => name !== 'format.json').every((name) => /^shard-[0-9a-f]{2}\.log$/.test(name)),
+      names
+        .filter((name) => name !== 'format.json')
+        .every((name) => /^shard-[0-9a-f]{2}\.log$/.test(name) || /^clock-[0-9a-f]{16}\.json$/.test(name)),
     ).toBe(true);
   }, 120_000);
 });

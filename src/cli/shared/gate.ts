@@ -126,7 +126,8 @@ async function connectRedis(
 
 /**
  * Opens the gate: makes the state directory's coordination folder (checked writable), or loads
- * ioredis and connects to Redis. `logger` gets the Redis pause subscription's warnings.
+ * ioredis and connects to Redis. `logger` gets the coordination's warnings (a wait on the folder,
+ * the Redis pause subscription).
  */
 export async function openGate(
   target: GateTarget,
@@ -137,7 +138,7 @@ export async function openGate(
     const dir = target.stateDir.coordinationPath;
     const loose = await prepareDir(dir, target.stateDir.setBy, [target.stateDir.path, dir]);
     return {
-      coordination: new FileCoordination(dir),
+      coordination: new FileCoordination(dir, { logger }),
       where: dir,
       close: async () => {},
       warnings: loose.map(looseStateWarning),

@@ -4,6 +4,8 @@
  * entry's stand-ins can name them without reaching the Node-only modules.
  */
 
+import type { Logger } from '../observability/log.js';
+
 /** Options of {@link commandLineStateDir} and {@link commandLineCoordination}. */
 export interface CommandLineStateOptions {
   /** The command line's `--state-dir DIR`, when its runs are given one: it wins over the environment. */
@@ -27,8 +29,17 @@ export interface CommandLineStateDir {
 /** Options of {@link FileCoordination}. */
 export interface FileCoordinationOptions {
   /**
-   * The store's clock, epoch ms (default the wall clock): lease expiry, the age of outcome records,
-   * fences and pruning. Give every process of a folder the same clock; tests pass a fake one.
+   * Where an operation that has waited long on the folder says so (default: `console`, warnings
+   * and up): its lock held by a process that is stopped or busy (broken once 10 s old), or a slow
+   * disk. The command line passes its own.
+   */
+  logger?: Logger | undefined;
+  /**
+   * The store's clock, epoch ms: lease expiry, the age of outcome records, fences and pruning.
+   * Default (Linux): the folder's clock, the machine's monotonic clock from an epoch the folder
+   * keeps per boot, the same in every process and never stepped, so a process whose wall clock
+   * runs ahead or behind ages records as the others do; elsewhere the wall clock. Give every
+   * process of a folder the same clock; tests pass a fake one.
    */
   now?: (() => number) | undefined;
 }

@@ -8,7 +8,9 @@
  * when dead records dominate (file-shard.ts). Each key's record holds the newest lease's fence,
  * expiry and holder (host, pid, start time), and its outcome record. Writes run under the shard's
  * lock (file-locks.ts); only an `unresolved` outcome, recorded just before a create leaves, is
- * synced to disk (docs/reliability.md, "The coordination folder"). The folder's `format.json`
+ * synced to disk (docs/reliability.md, "The coordination folder"). Leases and records are dated on the
+ * folder's clock (file-clock.ts: the machine's monotonic clock from an epoch kept per boot), the
+ * same in every process whatever its wall clock says. The folder's `format.json`
  * names its format; an earlier version's folder is migrated (file-format.ts). The token exchange
  * lock is a lock folder too, held for the exchange. A pause is a file every instance polls (a
  * quarter second, timer unref'd).
@@ -21,6 +23,7 @@
  */
 import { join, resolve } from 'node:path';
 import { INSPECT } from '../observability/inspect.js';
+import { createLogger, type Logger } from '../observability/log.js';
 import { nodeBuiltin } from '../transport/node-builtins.js';
 import type { FileCoordinationOptions } from './command-line-state-types.js';
 import type {
@@ -31,15 +34,22 @@ import type {
   HeldCreateLease,
   LeaseHolder,
 } from './coordination.js';
+import { type FolderClock, folderClock } from './file-clock.js';
 import { prepareFolder, SHARDS } from './file-format.js';
 import { codeOf, holderIsGone, publicHolder, thisProcess } from './file-holders.js';
-import { withFileLock } from './file-locks.js';
+import { readHolderEntry, withFileLock } from './file-locks.js';
 import { type KeyState, Shard, STALE_MUTEX_MS } from './file-shard.js';
 import { type KeyChange, ShardStore } from './file-store.js';
 import { correctsOwn } from './in-process-coordination.js';
 
 /** How often (ms) each instance reads the pause file of a client id it listens to. */
 const PAUSE_POLL_MS = 250;
+/**
+ * How long (ms) an operation waits on the folder before it says so: a round takes milliseconds,
+ * so this is the folder's lock held by a process that is stopped or hangs (broken once
+ * {@link STALE_MUTEX_MS} old), or a disk that does not answer.
+ */
+const SLOW_MS = 2_000;
 
 /** The built-ins, loaded when a coordination first uses them, not at import (node-builtins.ts says why). */
 const fs = () => nodeBuiltin('node:fs/promises');
@@ -93,8 +103,11 @@ export class FileCoordination implements Coordination {
   readonly #ready: Promise<unknown>;
   readonly #now: () => number;
   readonly #micros: () => number;
+  /** The folder's clock for this boot (file-clock.ts), once ready; the wall clock where there is none. */
+  #clock: FolderClock | undefined;
   readonly #shards = new Map<string, Shard>();
   readonly #store: ShardStore;
+  readonly #logger: Logger;
 
   /**
    * @param dir The shared folder (created with mode 0700 if missing).
@@ -108,10 +121,16 @@ export class FileCoordination implements Coordination {
       throw new TypeError('FileCoordination needs the path of a folder.');
     this.dir = resolve(dir);
     const now = options.now;
-    this.#now = now ?? (() => Date.now());
-    this.#micros = now ? () => now() * 1000 : wallMicros;
+    this.#now = now ?? (() => (this.#clock ? this.#clock.now() : Date.now()));
+    this.#micros = now ? () => now() * 1000 : () => (this.#clock ? this.#clock.micros() : wallMicros());
     this.#store = new ShardStore(this.dir);
-    this.#ready = prepareFolder(this.dir, (key, change) => this.#store.update(this.#shard(key), key, change));
+    this.#logger = createLogger('warn', options.logger);
+    this.#ready = prepareFolder(this.dir, (key, change) =>
+      this.#store.update(this.#shard(key), key, change),
+    ).then(async () => {
+      // The store's clock, shared by the machine's processes, unless the caller gave one.
+      if (!now) this.#clock = await folderClock(this.dir);
+    });
     // Each method awaits it and fails with its error; unawaited until then, it must not crash Node.
     this.#ready.catch(() => {});
     closeWhenCollected.register(this, this.#shards);
@@ -134,8 +153,11 @@ export class FileCoordination implements Coordination {
   ): Promise<T> {
     await this.#ready;
     const key = keyOf(clientId, correlationId);
-    return this.#store.update(this.#shard(key), key, (state) =>
-      change(state ?? { fence: 0, expiresAt: 0, at: 0 }),
+    return this.#told(
+      correlationId,
+      this.#store.update(this.#shard(key), key, (state) =>
+        change(state ?? { fence: 0, expiresAt: 0, at: 0 }),
+      ),
     );
   }
 
@@ -146,8 +168,45 @@ export class FileCoordination implements Coordination {
   ): Promise<T> {
     await this.#ready;
     const key = keyOf(clientId, correlationId);
-    return this.#store.read(this.#shard(key), key, (state) =>
-      answer(state ?? { fence: 0, expiresAt: 0, at: 0 }),
+    return this.#told(
+      correlationId,
+      this.#store.read(this.#shard(key), key, (state) => answer(state ?? { fence: 0, expiresAt: 0, at: 0 })),
+    );
+  }
+
+  /**
+   * `operation`, saying once that it waits when it has not settled within {@link SLOW_MS}: what it
+   * waits for (the folder's lock and its holder, or the disk) and until when.
+   */
+  async #told<T>(correlationId: string, operation: Promise<T>): Promise<T> {
+    const timer = setTimeout(() => this.#tellWait(correlationId), SLOW_MS);
+    timer.unref?.();
+    try {
+      return await operation;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #tellWait(correlationId: string): void {
+    const lock = join(this.dir, 'store.lock');
+    const holder = readHolderEntry(lock);
+    let taken: number | undefined;
+    try {
+      taken = nodeBuiltin('node:fs').lstatSync(lock).mtimeMs;
+    } catch {
+      taken = undefined;
+    }
+    const who =
+      holder?.pid === process.pid && holder.host === os().hostname()
+        ? 'this process (its own round under way: it was stopped, or the disk is slow)'
+        : `process ${holder?.pid} on ${holder?.host} (stopped or busy)`;
+    const what =
+      holder && taken !== undefined
+        ? `for its lock (${lock}), held by ${who}; it is broken at ${new Date(taken + STALE_MUTEX_MS).toISOString()} at the latest if not given back`
+        : 'for the disk (the lock is not held: a write or a sync is slow)';
+    this.#logger.warn(
+      `FileCoordination (correlation_id "${correlationId}"): waiting ${SLOW_MS / 1000} s so far on the coordination folder ${this.dir}, ${what}; the create it serves waits meanwhile.`,
     );
   }
 

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { nodeBuiltin } from '../transport/node-builtins.js';
 import type { LeaseHolder } from './coordination.js';
+import { folderClock } from './file-clock.js';
 import { FORMAT_FILE } from './file-format.js';
 import { holderIsGone, publicHolder } from './file-holders.js';
 import { withFileLock } from './file-locks.js';
@@ -47,12 +48,23 @@ export interface FolderReport {
   earlierVersionFiles: number;
 }
 
-/** Reads every shard of `dir` (no lock: what their complete lines say). */
+/**
+ * Reads every shard of `dir` (no lock: what their complete lines say), judged at `now` (default: the
+ * folder's clock, the one its records were dated on; the wall clock where it has none, or its clock
+ * file cannot be read: a folder that refuses every create anyway).
+ */
 export async function describeCoordinationFolder(
   dir: string,
   windowMs: number,
-  now: number = Date.now(),
+  given?: number,
 ): Promise<FolderReport> {
+  const now =
+    given ??
+    (await folderClock(dir, false).then(
+      (clock) => clock?.now(),
+      () => undefined,
+    )) ??
+    Date.now();
   const report: FolderReport = {
     version: undefined,
     files: 0,

@@ -4,7 +4,10 @@
  * token of its own. Taking a lock is one call, giving it back two (`readlink` to check it is still
  * ours, `unlink`): a folder made and removed (`mkdir`, `rmdir`), as earlier versions did, costs ten
  * times more on ext4. A lock whose holder on this host no longer runs is broken at once, any other
- * after `staleMs`. A breaker moves the link to a name of its own before removing it and checks that
+ * after `staleMs`, its age read on the machine's monotonic clock when its taker ran in this boot and
+ * pid namespace (the link records it), so a process whose wall clock runs ahead, or a clock stepped
+ * while the lock is held, never breaks a lock taken a moment ago; else on its modification time
+ * against the wall clock. A breaker moves the link to a name of its own before removing it and checks that
  * it moved the one it judged; one that moved a lock taken meanwhile puts it back. A holder checks
  * that its link is still there just before it writes ({@link holdsLock}).
  */
@@ -21,6 +24,35 @@ export const HOLDER_ENTRY = /^holder-[0-9a-f]{32}(?:\.json)?$/;
 const RETRY_MS = 5;
 
 const pauseFor = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+/** The machine's monotonic clock in ms (Linux: the same in every process of a boot). */
+function monotonicMs(): number {
+  return Number(process.hrtime.bigint() / 1_000_000n);
+}
+
+/** When the lock whose link reads `text` was taken, on its taker's monotonic clock, if it says. */
+function takenAtOf(text: string): number | undefined {
+  try {
+    const { mono } = JSON.parse(text) as { mono?: unknown };
+    return typeof mono === 'number' && Number.isFinite(mono) ? mono : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A lock's age (ms): on the monotonic clock when its taker ran in this boot and pid namespace (its
+ * monotonic clock is this process's), else its modification time against the wall clock.
+ */
+async function ageOf(text: string, modifiedAtMs: number): Promise<number> {
+  const takenAt = takenAtOf(text);
+  const holder = holderOfText(text);
+  if (takenAt !== undefined && holder?.boot !== undefined) {
+    const own = await thisProcess();
+    if (holder.boot === own.boot && holder.pidNs === own.pidNs) return monotonicMs() - takenAt;
+  }
+  return Date.now() - modifiedAtMs;
+}
 
 /** The holder a lock's link (or an earlier version's holder file) names, if it names one. */
 export function holderOfText(text: string): HolderRecord | undefined {
@@ -83,16 +115,15 @@ async function breakAbandoned(path: string, staleMs: number): Promise<boolean> {
   } catch {
     return true; // released meanwhile
   }
-  const age = Date.now() - info.mtimeMs;
   if (info.isDirectory()) {
     // An earlier version's lock folder: broken by its age only.
-    if (age <= staleMs) return false;
+    if (Date.now() - info.mtimeMs <= staleMs) return false;
     fs().rmSync(path, { recursive: true, force: true });
     return true;
   }
   const judged = readLink(path);
   if (judged === undefined) return true;
-  if (age <= staleMs) {
+  if ((await ageOf(judged, info.mtimeMs)) <= staleMs) {
     const holder = holderOfText(judged);
     if (holder === undefined || !(await holderIsGone(holder))) return false;
   }
@@ -137,7 +168,7 @@ export function holdsLock(lock: HeldLock): boolean {
  */
 export async function acquireFileLock(path: string, staleMs: number): Promise<HeldLock> {
   const holder = await thisProcess();
-  const target = JSON.stringify({ ...holder, token: nodeCrypto().randomUUID() });
+  const target = JSON.stringify({ ...holder, token: nodeCrypto().randomUUID(), mono: monotonicMs() });
   for (;;) {
     try {
       makeLock(target, path);

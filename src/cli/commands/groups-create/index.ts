@@ -34,6 +34,7 @@ import {
   EXIT_CONFLICT,
   EXIT_FAILED,
   EXIT_OK,
+  EXIT_STATE,
   EXIT_USAGE,
   isAuthFailure,
   UsageError,
@@ -135,8 +136,9 @@ ${HEADER_LINE}
 
 Exit codes: 0 every household created or already there; 1 bad rows, or some households failed
 or are unresolved (rerun); 2 usage; 3 conflicts; 4 another run holds the lock;
-5 authentication failed; 6 local state cannot be trusted (a damaged journal line: the message
-names the file, the line and the repair; nothing was sent); 130/143 stopped by SIGINT/SIGTERM.
+5 authentication failed; 6 local state cannot be trusted (a damaged journal line, or households
+the gate refused for a damaged line of its state: the message names the file, the line and the
+repair; nothing was sent for them); 130/143 stopped by SIGINT/SIGTERM.
 
 ${COMMON_HELP}`;
 
@@ -614,7 +616,14 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
       `${held.length} unresolved household(s) are held by the gate until ${held[0]}${held.length > 1 && held[0] !== last ? ` to ${last}` : ''} (${UNRESOLVED_RECHECK_MS / 60_000} minutes after their create may have reached the server, in case its group still appears); a rerun before then only looks them up. Each one's time is in the log's retry_after column.`,
     );
   }
-  if (summary.failed + summary.unresolved + stopped > 0 && fatalError === undefined) {
+  const { damagedState } = tally;
+  if (damagedState > 0) {
+    reporter.note(
+      `${damagedState} household(s) were refused by the gate (${gate.where}): its state is damaged (CoordinationStateError above: the file, the line and the repair), so nothing was sent for them. Repair it, then run the same command again.`,
+    );
+  }
+  const rerunFinishes = summary.failed + summary.unresolved + stopped > damagedState;
+  if (rerunFinishes && fatalError === undefined) {
     reporter.note(
       held.length > 0
         ? `Run the same command again after ${held.at(-1)} to finish them: existing groups are found, nobody is invited twice.`
@@ -622,6 +631,7 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
     );
   }
   if (summary.conflict > 0) return EXIT_CONFLICT;
+  if (damagedState > 0) return EXIT_STATE;
   if (summary.failed + summary.unresolved + summary.invalid + stopped > 0) return EXIT_FAILED;
   return EXIT_OK;
 }

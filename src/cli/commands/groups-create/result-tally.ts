@@ -13,6 +13,11 @@ export class ResultTally {
   readonly summary: ResultSummary = emptySummary();
   /** Rows that re-invite an expired group. */
   reinvited = 0;
+  /**
+   * Failed rows the gate refused because its state is damaged (`CoordinationStateError`: a shard
+   * line, the folder's marker or clock): a rerun cannot finish them until it is repaired.
+   */
+  damagedState = 0;
   /** Rows, in the order settled, with a possible duplicate (each gets a warning line). */
   readonly duplicates: HouseholdResult[] = [];
   /**
@@ -36,6 +41,7 @@ export class ResultTally {
     if (result.possible_duplicate !== '') this.duplicates.push(result);
     if (result.status === 'unresolved') this.unresolved.push(result);
     if (result.status !== 'failed') return;
+    if (result.error.startsWith('CoordinationStateError:')) this.damagedState++;
     this.#failed.push(result);
     if (this.#failed.length >= 2 * this.#shown) this.#failed = lowest(this.#failed, this.#shown);
   }

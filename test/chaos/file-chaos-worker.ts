@@ -1,0 +1,174 @@
+/**
+ * One process of the chaos suite's file scenarios (test/chaos/file-*.test.ts): a client on the
+ * command line's create gate, a `FileCoordination` in `<state dir>/coordination` (the folder
+ * `groups create --state-dir` uses), runs `createOnce` for each of its households, in one or more
+ * waves, and prints one JSON line shaped as the Redis worker's (chaos-worker.ts), so the harness
+ * sums both up alike. It can stop itself (SIGSTOP) at a named point of one household's create, the
+ * first process to claim it (a file made exclusively) doing so; the test resumes it (SIGCONT). Its
+ * wall clock may run ahead or behind (skew-clock.ts).
+ */
+import { openSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CreateLease, CreateOutcome } from '../../src/core/coordination/coordination.js';
+import { mapSettled } from '../../src/core/results/batch.js';
+import { FileCoordination, VerificationClient } from '../../src/index.js';
+import { groupCreateBody } from '../support/bodies.js';
+import type { ChaosCallResult, ChaosWorkerReport } from './chaos-worker.js';
+import { skewClock } from './skew-clock.js';
+
+/** Where a holder stops: after its lookup (before its first write), or after recording `unresolved` (before its request leaves). */
+export type FilePausePoint = 'after-lookup' | 'after-unresolved';
+
+/** What the test hands a file worker (CHAOS, JSON). */
+export interface FileChaosConfig {
+  /** The state directory; the gate is its `coordination` folder, as the command line's. */
+  stateDir: string;
+  /** The correlation ids (households) this process creates. */
+  households: string[];
+  /** How many times the whole list is run (a job run again). */
+  waves: number;
+  concurrency: number;
+  /** Start at this epoch ms (real clock), so the processes start together. */
+  startAt: number;
+  /** Client options: per-attempt timeout, deadline, grace window (ms). */
+  timeoutMs: number;
+  deadlineMs: number;
+  graceMs: number;
+  /** Stop at `point` of `household`'s create, once across the processes (whoever makes the file `claim` first). */
+  pause?: { household: string; point: FilePausePoint; claim: string } | undefined;
+}
+
+const config = JSON.parse(process.env.CHAOS ?? '') as FileChaosConfig;
+const skew = skewClock();
+
+const waits: ChaosWorkerReport['waits'] = [];
+const clock = {
+  now: (): number => Date.now(),
+  sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
+    waits.push({ at: Date.now(), ms });
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, Math.max(0, ms));
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer);
+        reject(signal.reason);
+      });
+    });
+  },
+};
+
+let paused = false;
+
+/** Stops this process (SIGSTOP) if it is the first to reach the pause point. */
+function maybePause(correlationId: string, point: FilePausePoint): void {
+  const pause = config.pause;
+  if (paused || !pause || pause.household !== correlationId || pause.point !== point) return;
+  paused = true;
+  try {
+    openSync(pause.claim, 'wx');
+  } catch {
+    return; // another process claimed it first
+  }
+  process.kill(process.pid, 'SIGSTOP');
+}
+
+/** The command line's file gate, stopping this process at the configured point. */
+class PausingCoordination extends FileCoordination {
+  override async renewCreateLease(lease: CreateLease, ttlMs: number): Promise<CreateLease | undefined> {
+    // The first write after the lookup: each attempt renews its lease before recording `unresolved`.
+    maybePause(lease.correlationId, 'after-lookup');
+    return super.renewCreateLease(lease, ttlMs);
+  }
+
+  override async recordCreateOutcome(lease: CreateLease, outcome: CreateOutcome): Promise<boolean> {
+    const recorded = await super.recordCreateOutcome(lease, outcome);
+    if (outcome.state === 'unresolved' && recorded) maybePause(lease.correlationId, 'after-unresolved');
+    return recorded;
+  }
+}
+
+const warnings: ChaosWorkerReport['warnings'] = [];
+const record = (message: string) => {
+  if (process.env.CHAOS_DEBUG) process.stderr.write(`${process.pid} ${Date.now()} ${message}\n`);
+  warnings.push({ at: Date.now(), message });
+};
+const logger = {
+  debug: (message: string) => {
+    if (process.env.CHAOS_DEBUG) process.stderr.write(`${process.pid} ${Date.now()} ${message}\n`);
+  },
+  info: () => {},
+  warn: record,
+  error: record,
+};
+// The logger the command line gives its gate: a wait on the folder is said there.
+const coordination = new PausingCoordination(join(config.stateDir, 'coordination'), { logger });
+const client = new VerificationClient({
+  coordination,
+  clock,
+  timeout: config.timeoutMs,
+  deadline: config.deadlineMs,
+  createGraceWindow: config.graceMs,
+  logLevel: process.env.CHAOS_DEBUG ? 'debug' : 'warn',
+  logger,
+});
+
+/** The reports of possible duplicates a result (or an error) carries. */
+function reportsOf(value: unknown): unknown[] {
+  if (value === null || typeof value !== 'object') return [];
+  const reports = (value as { duplicates?: unknown }).duplicates;
+  return Array.isArray(reports) ? reports : [];
+}
+
+/** The chain of an error's causes, `name: message` each, the error itself left out. */
+function causesOf(error: unknown): string[] {
+  const causes: string[] = [];
+  let cause = error instanceof Error ? error.cause : undefined;
+  while (cause instanceof Error && causes.length < 5) {
+    causes.push(`${cause.name}: ${cause.message}`);
+    cause = cause.cause;
+  }
+  return causes;
+}
+
+try {
+  const results: ChaosCallResult[] = [];
+  // The start is on the real clock: the test's, not this process's skewed one.
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, config.startAt + skew - Date.now())));
+  for (let wave = 0; wave < config.waves; wave++) {
+    const settled = await mapSettled(
+      config.households,
+      async (household): Promise<ChaosCallResult> => {
+        const startedAt = Date.now();
+        try {
+          const result = await client.applicantGroups.createOnce(
+            groupCreateBody(`${household}@example.com`, household),
+          );
+          return {
+            household,
+            wave,
+            groupId: result.group.id,
+            created: result.created,
+            reports: reportsOf(result),
+            startedAt,
+            settledAt: Date.now(),
+          };
+        } catch (error) {
+          const { name, message } = error instanceof Error ? error : new Error('unknown');
+          return {
+            household,
+            wave,
+            reports: reportsOf(error),
+            error: { name, message, causes: causesOf(error) },
+            startedAt,
+            settledAt: Date.now(),
+          };
+        }
+      },
+      { concurrency: config.concurrency },
+    );
+    for (const entry of settled) if (entry.ok) results.push(entry.value);
+  }
+  const report: ChaosWorkerReport = { pid: process.pid, results, warnings, waits };
+  console.log(JSON.stringify(report));
+} finally {
+  await client.close();
+}
