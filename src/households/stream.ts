@@ -274,7 +274,8 @@ export async function checkHouseholds(
   const fixes: HouseholdFix[] = [];
   const summaries: HeldSummary[] = [];
   const invalid: InvalidHousehold[] = [];
-  const { lastLine } = layout;
+  // Read through `layout`, never kept in a variable: the `bodies` closure below shares this
+  // function's variables, and would keep the map of every key alive through the creates.
   try {
     for await (const { key, household } of gathered(
       source,
@@ -283,12 +284,12 @@ export async function checkHouseholds(
       problems,
       fixes,
       () => true,
-      (key) => lastLine.get(key),
+      (key) => layout.lastLine.get(key),
     )) {
       const built = settleHousehold(key, household, settings, problems);
       if (built === undefined) invalid.push({ key, lines: household.lines });
       else {
-        summaries.push(new HeldSummary(built, lastLine.get(key) ?? 0));
+        summaries.push(new HeldSummary(built, layout.lastLine.get(key) ?? 0));
         onHousehold?.(built);
       }
     }

@@ -389,6 +389,8 @@ export async function runBatch(
         missing.splice(index, 1);
         recordedNotThere.unshift({ household, groupId: record.id });
       }
+      // Read: let go of a record per household (the async function's frame would keep them).
+      records.length = 0;
       for (const { household, groupId } of recordedNotThere) {
         emit(
           resultOf(
