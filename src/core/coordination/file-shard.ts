@@ -4,9 +4,9 @@
  * a key being its state. Each process keeps, per key of the shard, only where its last record
  * starts in the file (a number), and the parsed states of the {@link RECENT_KEYS} keys it used
  * last; any other key's state is read back from the file by that offset when an operation asks
- * for it (docs/reliability.md, "What a process holds in memory"). On each operation it reads only
- * the bytes appended since its last read (the whole file again when it was replaced, told by its
- * inode, or by the last bytes read no longer being there). The store (file-store.ts) appends under
+ * for it (docs/reliability.md, "The coordination folder", what a process holds in memory). On
+ * each operation it reads only the bytes appended since its last read (the whole file again when
+ * it was replaced, told by its inode, or by the last bytes read no longer being there). The store (file-store.ts) appends under
  * its lock and syncs. When dead records dominate, the shard is rewritten with one record per live
  * key, dropping keys no decision can need any more (docs/reliability.md, "The coordination folder").
  *
