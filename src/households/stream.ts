@@ -76,7 +76,7 @@ export interface CheckedHouseholds extends Omit<ParsedHouseholds, 'households'> 
   /**
    * Reads the file again and yields the full household of each summary whose correlation id is in
    * `wanted` (every valid household without it), as its last row is read. Rows of other households
-   * are not checked again.
+   * are not checked again. `wanted` is read when `bodies` is called, not kept: it may change after.
    *
    * @throws HouseholdsChangedError when the file no longer holds what the check found (it was
    *   edited in between): a household with another correlation id, a problem, or none at all.
@@ -107,22 +107,32 @@ class HeldSummary implements HouseholdSummary {
   readonly key: string;
   readonly line: number;
   readonly correlationId: string;
+
   /** Lines of its rows after the first (none for one applicant). */
   readonly #more: readonly number[] | undefined;
   /** The applicants' emails, one a line (an email has no line break). */
   readonly #emails: string;
   readonly #rent: number;
   readonly #unit: string | undefined;
+  /** Line of its last row: where the body reading completes it. */
+  readonly #lastLine: number;
 
-  constructor(household: Household) {
+  constructor(household: Household, lastLine: number) {
     const { body, lines } = household;
     this.key = household.key;
     this.line = household.line;
     this.correlationId = household.correlationId;
+
     this.#more = lines.length > 1 ? lines.slice(1) : undefined;
     this.#emails = body.applicants.map((applicant) => applicant.email).join('\n');
     this.#rent = body.monthly_rent ?? 0;
     this.#unit = body.property.unit;
+    this.#lastLine = lastLine;
+  }
+
+  /** Line of its last row: where the body reading completes it. */
+  get lastLine(): number {
+    return this.#lastLine;
   }
 
   get lines(): number[] {
@@ -149,7 +159,7 @@ class HeldSummary implements HouseholdSummary {
   }
 }
 
-/** The first reading: the header, and the line of each key's last record. */
+/** The first reading: the header, and the line of each key's last record (let go once checked). */
 interface Layout {
   header: string[];
   positions: (ColumnName | undefined)[];
@@ -157,6 +167,9 @@ interface Layout {
   columns: HouseholdColumns;
   lastLine: Map<string, number>;
 }
+
+/** Where a household's rows end: the line of its last record, by its key. */
+type LastLineOf = (key: string) => number | undefined;
 
 function syntaxProblem(error: CsvSyntaxError): HouseholdProblem {
   return { kind: 'csv_syntax', line: error.line ?? 1, message: error.message };
@@ -191,8 +204,8 @@ async function readLayout(source: HouseholdsSource): Promise<Layout | ParsedHous
 
 /**
  * Reads the data records of `source` again, gathering those `take` accepts into households and
- * calling `settled` with each once its last record (by `layout`) is read; households left open at
- * the end (the file changed since `layout` was read) are settled then.
+ * yielding each once its last record (by `lastLineOf`) is read; households left open at the end
+ * (the file changed since the layout was read) are yielded then.
  */
 async function* gathered(
   source: HouseholdsSource,
@@ -201,6 +214,7 @@ async function* gathered(
   problems: HouseholdProblem[],
   fixes: GatheredFix[],
   take: (key: string) => boolean,
+  lastLineOf: LastLineOf,
 ): AsyncGenerator<{ key: string; household: OpenHousehold }> {
   const open = new Map<string, OpenHousehold>();
   const openOf = (key: string): OpenHousehold => {
@@ -222,7 +236,7 @@ async function* gathered(
     if (!take(keyOf(record, layout.keyIndex))) continue;
     const key = gatherRecord(record, layout.positions, settings, openOf, problems, fixes);
     const household = open.get(key);
-    if (household === undefined || layout.lastLine.get(key) !== record.line) continue;
+    if (household === undefined || lastLineOf(key) !== record.line) continue;
     open.delete(key);
     yield { key, household };
   }
@@ -258,14 +272,24 @@ export async function checkHouseholds(
   if (!('lastLine' in layout)) return { ...layout, households: [], bodies: noBodies };
   const problems: HouseholdProblem[] = [];
   const fixes: HouseholdFix[] = [];
-  const summaries: HouseholdSummary[] = [];
+  const summaries: HeldSummary[] = [];
   const invalid: InvalidHousehold[] = [];
+  // Read through `layout`, never kept in a variable: the `bodies` closure below shares this
+  // function's variables, and would keep the map of every key alive through the creates.
   try {
-    for await (const { key, household } of gathered(source, layout, settings, problems, fixes, () => true)) {
+    for await (const { key, household } of gathered(
+      source,
+      layout,
+      settings,
+      problems,
+      fixes,
+      () => true,
+      (key) => layout.lastLine.get(key),
+    )) {
       const built = settleHousehold(key, household, settings, problems);
       if (built === undefined) invalid.push({ key, lines: household.lines });
       else {
-        summaries.push(new HeldSummary(built));
+        summaries.push(new HeldSummary(built, layout.lastLine.get(key) ?? 0));
         onHousehold?.(built);
       }
     }
@@ -275,15 +299,22 @@ export async function checkHouseholds(
   }
   // Households settle in the order of their last rows; they are listed by their first.
   summaries.sort((a, b) => a.line - b.line);
-  // What the body reading needs: the last line of each valid household, keyed by the summary's
-  // own key (the first reading's copies of every key are let go).
-  layout.lastLine = new Map(summaries.map((summary) => [summary.key, layout.lastLine.get(summary.key) ?? 0]));
+  // The body reading finds each household's last line in its summary: the first reading's map of
+  // every key is let go (docs/benchmarks.md, "Scale, round 4").
+  layout.lastLine = new Map();
   invalid.sort((a, b) => (a.lines[0] ?? 0) - (b.lines[0] ?? 0));
   const result = finish([], invalid, problems, layout.columns, fixes);
   return {
     ...result,
     households: summaries,
-    bodies: (wanted) => bodiesOf(source, layout, settings, summaries, wanted),
+    bodies: (wanted) => {
+      // Made now, so the reading holds the summaries it still has to yield, not `wanted`.
+      const byKey = new Map<string, HeldSummary>();
+      for (const summary of summaries) {
+        if (wanted === undefined || wanted.has(summary.correlationId)) byKey.set(summary.key, summary);
+      }
+      return bodiesOf(source, layout, settings, byKey);
+    },
   };
 }
 
@@ -291,20 +322,21 @@ async function* bodiesOf(
   source: HouseholdsSource,
   layout: Layout,
   settings: Settings,
-  summaries: readonly HouseholdSummary[],
-  wanted: ReadonlySet<string> | undefined,
+  byKey: Map<string, HeldSummary>,
 ): AsyncGenerator<Household> {
-  const byKey = new Map<string, HouseholdSummary>();
-  for (const summary of summaries) {
-    if (wanted === undefined || wanted.has(summary.correlationId)) byKey.set(summary.key, summary);
-  }
   if (byKey.size === 0) return;
   // Problems of households checked already: none, unless the file changed (then the body differs).
   const problems: HouseholdProblem[] = [];
   const fixes: GatheredFix[] = [];
   try {
-    for await (const { key, household } of gathered(source, layout, settings, problems, fixes, (k) =>
-      byKey.has(k),
+    for await (const { key, household } of gathered(
+      source,
+      layout,
+      settings,
+      problems,
+      fixes,
+      (k) => byKey.has(k),
+      (k) => byKey.get(k)?.lastLine,
     )) {
       const summary = byKey.get(key);
       const built = settleHousehold(key, household, settings, problems);

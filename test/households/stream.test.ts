@@ -226,6 +226,35 @@ describe('checkHouseholds: bounded holding', () => {
     expect(only.map((household) => household.key)).toEqual(['H-40']);
     await bodies.return(undefined);
   });
+
+  it('bodies(wanted) reads `wanted` when called: the set may be emptied while the bodies are read', async () => {
+    // Households whose rows are apart: each completes at its last row, found through its summary.
+    const text = [
+      HEADER_LINE,
+      row('A', 'Ada', 'ada@example.com'),
+      row('B', 'Bob', 'bob@example.com'),
+      row('A', 'Al', 'al@example.com'),
+      row('C', 'Cy', 'cy@example.com'),
+      row('B', 'Bea', 'bea@example.com'),
+    ].join('\n');
+    const checked = await checkHouseholds(chunked(text));
+    const [a, b, c] = checked.households;
+    const wanted = new Set([a?.correlationId ?? '', b?.correlationId ?? '']);
+    const reading = checked.bodies(wanted);
+    // What the batch does: a household leaves the set as its create settles.
+    wanted.clear();
+    const read = await all(reading);
+    expect(read.map(({ key, lines }) => ({ key, lines }))).toEqual([
+      { key: 'A', lines: [2, 4] },
+      { key: 'B', lines: [3, 6] },
+    ]);
+    expect(read.map((household) => household.body.applicants.map((applicant) => applicant.email))).toEqual([
+      ['ada@example.com', 'al@example.com'],
+      ['bob@example.com', 'bea@example.com'],
+    ]);
+    expect(c?.key).toBe('C');
+    expect((await all(checked.bodies(new Set()))).length).toBe(0);
+  });
 });
 
 describe('bodies(): the file changed since it was checked', () => {

@@ -20,7 +20,8 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keyOf, shardNameOf } from '../../src/core/coordination/file-coordination.js';
-import { parseLine } from '../../src/core/coordination/file-shard.js';
+import { type KeyState, parseLine, RECENT_KEYS, Shard } from '../../src/core/coordination/file-shard.js';
+import { ShardStore } from '../../src/core/coordination/file-store.js';
 import { CoordinationStateError, FileCoordination } from '../../src/index.js';
 
 const dirs: string[] = [];
@@ -430,5 +431,156 @@ describe('FileCoordination: the disk it uses', () => {
     expect(
       await new FileCoordination(dir, clock).acquireCreateLease('client', held, TEN_MINUTES),
     ).toBeUndefined();
+  });
+});
+
+/** The 0-based index of the last line of `lines` that records `key`. */
+function lastLineOf(lines: readonly string[], key: string): number {
+  let found = -1;
+  lines.forEach((line, index) => {
+    if (line.startsWith(`{"k":"${key}"`)) found = index;
+  });
+  return found;
+}
+
+/** `line` with one digit of its fence changed: same length, its checksum no longer matching. */
+function oneDigitChanged(line: string): string {
+  return line.replace(/"f":(\d)/, (_all, digit: string) => `"f":${(Number(digit) + 1) % 10}`);
+}
+
+describe('FileCoordination: what a process holds in memory', () => {
+  it(`a shard keeps an offset per key and the parsed states of the last ${RECENT_KEYS} keys used; the others are read back from the file`, async () => {
+    const dir = folder();
+    const clock = fakeClock();
+    const store = new ShardStore(dir);
+    const path = join(dir, 'shard-00.log');
+    const shard = new Shard(path, clock.now);
+    const keys = Array.from({ length: RECENT_KEYS + 8 }, (_, i) => keyOf('client', `k-${i}`));
+    const written = new Map<string, KeyState>();
+    for (const [i, key] of keys.entries()) {
+      const state: KeyState = {
+        fence: 1_000_000 + i,
+        expiresAt: i % 2 === 0 ? 0 : clock.now() + TEN_MINUTES,
+        at: clock.now(),
+        holder: { host: 'worker-7', pid: 4242, startedAt: 1_700_000_000_000 + i },
+        outcome: { state: 'created', id: `g-${i}`, fence: 1_000_000 + i, recordedAt: clock.now() - i },
+      };
+      written.set(key, state);
+      await store.update(shard, key, async () => ({ next: state, result: undefined }));
+      clock.advance(1);
+    }
+    expect(shard.held).toEqual({ keys: RECENT_KEYS + 8, parsed: RECENT_KEYS });
+    const [first = ''] = keys;
+    expect(await store.read(shard, first, async (state) => state)).toEqual(written.get(first));
+    // Read back, it is the most recently used now; the parsed states stay at most RECENT_KEYS.
+    expect(shard.held).toEqual({ keys: RECENT_KEYS + 8, parsed: RECENT_KEYS });
+    for (const key of keys)
+      expect(await store.read(shard, key, async (state) => state)).toEqual(written.get(key));
+    // A key changed after it left memory: its new record is the one read back.
+    const base = written.get(first);
+    if (!base) throw new Error('the first state expected');
+    const changed: KeyState = { ...base, expiresAt: 0, holder: undefined, at: clock.now() };
+    await store.update(shard, first, async () => ({ next: changed, result: undefined }));
+    for (const key of keys.slice(1, RECENT_KEYS + 1)) await store.read(shard, key, async () => undefined);
+    expect(await store.read(shard, first, async (state) => state)).toEqual(changed);
+    // Another process, reading the file from its first byte, holds the same.
+    const other = new Shard(path, clock.now);
+    for (const key of keys.slice(1))
+      expect(await new ShardStore(dir).read(other, key, async (state) => state)).toEqual(written.get(key));
+    expect(other.held).toEqual({ keys: RECENT_KEYS + 8, parsed: RECENT_KEYS });
+    expect(await store.read(shard, keyOf('client', 'never'), async (state) => state)).toBeUndefined();
+  });
+
+  it('households whose state left memory, their shard rewritten meanwhile: outcome, lease and next fence read back as recorded', async () => {
+    const dir = folder();
+    const { ids } = sameShard(RECENT_KEYS + 10);
+    const coordination = new FileCoordination(dir);
+    const fences = new Map<string, number>();
+    for (const id of ids) {
+      const before = await coordination.acquireCreateLease('client', id, TEN_MINUTES);
+      if (!before) throw new Error(`a lease on ${id} expected`);
+      await coordination.releaseCreateLease(before);
+      await household(coordination, id);
+      fences.set(id, (await coordination.readCreateOutcome('client', id))?.fence ?? 0);
+    }
+    const shard = join(dir, shardNameOf(keyOf('client', ids[0] ?? '')));
+    // Seven records a household: the shard was rewritten (one record a key) along the way.
+    expect(readFileSync(shard, 'latin1').split('\n').length).toBeLessThan(ids.length * 7);
+    for (const id of ids) {
+      expect(await coordination.readCreateOutcome('client', id)).toMatchObject({
+        state: 'created',
+        id: `g-${id}`,
+        fence: fences.get(id),
+      });
+      expect(await coordination.describeCreateLease('client', id)).toBeUndefined();
+    }
+    const [first = ''] = ids;
+    const next = await coordination.acquireCreateLease('client', first, TEN_MINUTES);
+    expect(next?.fence).toBeGreaterThan(fences.get(first) ?? Number.POSITIVE_INFINITY);
+    // Held again: another process waits for it, and sees the created record stand.
+    expect(await new FileCoordination(dir).acquireCreateLease('client', first, TEN_MINUTES)).toBeUndefined();
+    expect(await new FileCoordination(dir).readCreateOutcome('client', first)).toMatchObject({
+      state: 'created',
+      id: `g-${first}`,
+    });
+  });
+
+  it('a record changed in place after its state left memory refuses its key when read back, naming the file and line; its neighbours go on', async () => {
+    const dir = folder();
+    const { ids } = sameShard(RECENT_KEYS + 2);
+    const [first = '', second = ''] = ids;
+    const coordination = new FileCoordination(dir);
+    for (const id of ids) await household(coordination, id);
+    const shard = join(dir, shardNameOf(keyOf('client', first)));
+    const lines = readFileSync(shard, 'latin1').split('\n');
+    const at = lastLineOf(lines, keyOf('client', first));
+    expect(at).toBeGreaterThanOrEqual(0);
+    // Same length, same last bytes: nothing tells the change but the record itself.
+    lines[at] = oneDigitChanged(lines[at] ?? '');
+    writeFileSync(shard, lines.join('\n'), 'latin1');
+
+    for (const call of [
+      () => coordination.readCreateOutcome('client', first),
+      () => coordination.acquireCreateLease('client', first, TEN_MINUTES),
+    ]) {
+      const refused = await call().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(CoordinationStateError);
+      expect(refused).toMatchObject({ path: shard, line: at + 1 });
+      expect((refused as Error).message).toContain(
+        `The coordination file ${shard} is damaged at line ${at + 1}: its checksum does not match its text`,
+      );
+      expect((refused as Error).message).toContain('the file was changed in place');
+      expect((refused as Error).message).toContain('its key, so no create is sent for them');
+    }
+    expect(await coordination.readCreateOutcome('client', second)).toMatchObject({
+      state: 'created',
+      id: `g-${second}`,
+    });
+    const lease = await coordination.acquireCreateLease('client', second, TEN_MINUTES);
+    expect(lease).toBeDefined();
+    // Its line is still in the file as it was found: a shard with damage is never rewritten.
+    expect(readFileSync(shard, 'latin1').split('\n')[at]).toBe(lines[at]);
+  });
+
+  it('a record changed in place that a rewrite comes across stops the rewrite and refuses its key, naming the line', async () => {
+    const dir = folder();
+    const { ids } = sameShard(RECENT_KEYS + 40);
+    const early = ids.slice(0, RECENT_KEYS + 2);
+    const [first = ''] = early;
+    const coordination = new FileCoordination(dir);
+    for (const id of early) await household(coordination, id);
+    const shard = join(dir, shardNameOf(keyOf('client', first)));
+    const lines = readFileSync(shard, 'latin1').split('\n');
+    const at = lastLineOf(lines, keyOf('client', first));
+    lines[at] = oneDigitChanged(lines[at] ?? '');
+    writeFileSync(shard, lines.join('\n'), 'latin1');
+    // Enough households in the shard for its records to be rewritten, nobody reading the first.
+    for (const id of ids.slice(RECENT_KEYS + 2)) await household(coordination, id);
+    const after = readFileSync(shard, 'latin1').split('\n');
+    // Never rewritten: what was there is still there, line for line (the last "" ended the file).
+    expect(after.slice(0, lines.length - 1)).toEqual(lines.slice(0, -1));
+    expect(after.length).toBe(lines.length + 38 * 5);
+    const refused = await coordination.readCreateOutcome('client', first).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ name: 'CoordinationStateError', path: shard, line: at + 1 });
   });
 });

@@ -56,9 +56,13 @@ const fs = () => nodeBuiltin('node:fs/promises');
 const nodeCrypto = () => nodeBuiltin('node:crypto');
 const os = () => nodeBuiltin('node:os');
 
-/** The key of (client id, correlation id), or of a client id: 40 hex digits of SHA-256. */
+/**
+ * The key of (client id, correlation id), or of a client id: 40 hex digits of SHA-256. Made as a
+ * string of its own (not a slice of the 64-digit digest, which would keep the digest alive as long
+ * as a shard's index keeps the key).
+ */
 export function keyOf(...parts: string[]): string {
-  return nodeCrypto().createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 40);
+  return nodeCrypto().createHash('sha256').update(JSON.stringify(parts)).digest().toString('hex', 0, 20);
 }
 
 /** The shard a key lives in: its first two hex digits, modulo {@link SHARDS}. */

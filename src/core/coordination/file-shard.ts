@@ -1,11 +1,14 @@
 /**
  * One shard of `FileCoordination`'s store: an append-only file of one-line records, each the whole
  * state of one key (fence, lease expiry, holder, outcome) with its own checksum, the last record of
- * a key being its state. Each process keeps the shard's keys in memory and, on each operation,
- * reads only the bytes appended since its last read (the whole file again when it was replaced,
- * told by its inode, or by the last bytes read no longer being there). The store (file-store.ts)
- * appends under its lock and syncs. When dead records dominate, the shard is rewritten with one record per live key, dropping keys no decision can
- * need any more (docs/reliability.md, "The coordination folder").
+ * a key being its state. Each process keeps, per key of the shard, only where its last record
+ * starts in the file (a number), and the parsed states of the {@link RECENT_KEYS} keys it used
+ * last; any other key's state is read back from the file by that offset when an operation asks
+ * for it (docs/reliability.md, "The coordination folder", what a process holds in memory). On
+ * each operation it reads only the bytes appended since its last read (the whole file again when
+ * it was replaced, told by its inode, or by the last bytes read no longer being there). The store (file-store.ts) appends under
+ * its lock and syncs. When dead records dominate, the shard is rewritten with one record per live
+ * key, dropping keys no decision can need any more (docs/reliability.md, "The coordination folder").
  *
  * A torn last line (a process killed, or the power lost, mid-write) is tolerated: the next writer
  * ends it and appends a `torn` record naming it. Any other line that cannot be trusted refuses the
@@ -39,6 +42,14 @@ export const STALE_MUTEX_MS = 10_000;
  * rewritten.
  */
 export const KEEP_MS = 60 * 60_000;
+/**
+ * How many keys' parsed states a shard keeps, the most recently used (a few times what the keys of
+ * one shard in flight at a concurrency of 16 need); every other key's state is read back from the
+ * file when asked for. A state costs a few hundred bytes of heap, an offset a number.
+ */
+export const RECENT_KEYS = 32;
+/** The bytes first read for a record read back (a record is 150 to 500 bytes). */
+const RECORD_GUESS = 1024;
 /** How many of the last bytes read are checked again before reading on. */
 const TAIL = 24;
 /** At most this often (ms, the store's clock) a shard counts its keys that could be dropped. */
@@ -162,8 +173,10 @@ export class Shard {
   /** The shard's file. */
   readonly path: string;
   readonly #now: () => number;
-  /** Each key's last state. */
-  #index = new Map<string, KeyState>();
+  /** Where each key's last record starts in the file (bytes): every key of the shard. */
+  #offsets = new Map<string, number>();
+  /** The parsed states of the keys used last, least recently used first (at most {@link RECENT_KEYS}). */
+  #recent = new Map<string, KeyState>();
   /** Lines that cannot be trusted, by the key they may concern (`*`: every key of the shard). */
   #damage = new Map<string, ShardDamage>();
   #fd: number | undefined;
@@ -202,9 +215,79 @@ export class Shard {
     return this.#fd;
   }
 
-  /** The state of `key` as last read. */
+  /** How many keys the shard holds, and of how many it keeps the parsed state in memory. */
+  get held(): { keys: number; parsed: number } {
+    return { keys: this.#offsets.size, parsed: this.#recent.size };
+  }
+
+  /**
+   * The state of `key` as last read: kept in memory when the key was used lately, else read back
+   * from its record in the file. A record read back that is no longer what was read there (the
+   * file changed in place) refuses the key with a {@link CoordinationStateError} naming the line.
+   */
   stateOf(key: string): KeyState | undefined {
-    return this.#index.get(key);
+    const recent = this.#recent.get(key);
+    if (recent !== undefined) {
+      this.#remember(key, recent);
+      return recent;
+    }
+    const offset = this.#offsets.get(key);
+    if (offset === undefined) return undefined;
+    const state = this.#readBack(key, offset);
+    this.#remember(key, state);
+    return state;
+  }
+
+  /** Keeps `key`'s parsed state as the most recently used, forgetting the least recently used past {@link RECENT_KEYS}. */
+  #remember(key: string, state: KeyState): void {
+    this.#recent.delete(key);
+    this.#recent.set(key, state);
+    if (this.#recent.size > RECENT_KEYS) {
+      const oldest = this.#recent.keys().next();
+      if (!oldest.done) this.#recent.delete(oldest.value);
+    }
+  }
+
+  /** The record of `key` at `offset`, read back from the file; a line that is not that record is damage. */
+  #readBack(key: string, offset: number): KeyState {
+    const line = this.#lineAt(offset);
+    const parsed: Parsed =
+      line === undefined ? { damage: 'it is not a complete record (cut off or garbled)' } : parseLine(line);
+    if ('key' in parsed && parsed.key === key) return parsed.state;
+    const why =
+      'damage' in parsed
+        ? `${parsed.damage}; it was read whole before, so the file was changed in place`
+        : 'it is no longer the record of its key read there before: the file was changed in place';
+    const text = line ?? '';
+    this.#damage.set(key, {
+      line: this.#lineNumberAt(offset),
+      why,
+      text: text.length > 80 ? `${text.slice(0, 80)}…` : text,
+    });
+    throw this.refusal(key);
+  }
+
+  /** The line starting at `offset` (without its line break), `undefined` when none ends before what was read. */
+  #lineAt(offset: number): string | undefined {
+    const fd = this.#fd;
+    if (fd === undefined) return undefined;
+    for (let length = RECORD_GUESS; ; length *= 4) {
+      const end = Math.min(offset + length, this.#offset);
+      const text = readFrom(fd, offset, end).toString('latin1');
+      const newline = text.indexOf('\n');
+      if (newline !== -1) return text.slice(0, newline);
+      if (end >= this.#offset) return undefined;
+    }
+  }
+
+  /** The 1-based line starting at byte `offset`. */
+  #lineNumberAt(offset: number): number {
+    const fd = this.#fd;
+    if (fd === undefined) return 1;
+    const before = readFrom(fd, 0, offset);
+    let lines = 1;
+    for (let at = before.indexOf(10); at !== -1; at = before.indexOf(10, at + 1)) lines++;
+    return lines;
   }
 
   /** The error for `key` when a line that may concern it cannot be trusted. */
@@ -245,10 +328,16 @@ export class Shard {
       if (this.#fd !== undefined) this.#currentUnder = holding;
       return;
     }
-    const lines = [...changed].map(([key, state]) => `${recordLine(key, state)}\n`);
-    const text = `${torn === undefined ? '' : `\n${tornLine(torn)}\n`}${lines.join('')}`;
-    await this.#append(text);
-    for (const [key, state] of changed) this.#index.set(key, state);
+    const lines = [...changed].map(([key, state]) => ({ key, state, text: `${recordLine(key, state)}\n` }));
+    const records = lines.map(({ text }) => text).join('');
+    await this.#append(`${torn === undefined ? '' : `\n${tornLine(torn)}\n`}${records}`);
+    // The records end where the file now ends (one byte a character: ASCII JSON).
+    let offset = this.#offset - records.length;
+    for (const { key, state, text } of lines) {
+      this.#offsets.set(key, offset);
+      this.#remember(key, state);
+      offset += text.length;
+    }
     this.#records += lines.length;
     this.#lines += lines.length + (torn === undefined ? 0 : 1);
     this.#currentUnder = holding;
@@ -310,7 +399,8 @@ export class Shard {
     this.#tail = '';
     this.#lines = 0;
     this.#records = 0;
-    this.#index = new Map();
+    this.#offsets = new Map();
+    this.#recent = new Map();
     this.#damage = new Map();
   }
 
@@ -380,7 +470,8 @@ export class Shard {
         continue;
       }
       if ('torn' in parsed) continue;
-      this.#index.set(parsed.key, parsed.state);
+      this.#offsets.set(parsed.key, offset);
+      this.#remember(parsed.key, parsed.state);
       this.#records++;
     }
     if (pending && !locked) {
@@ -414,25 +505,29 @@ export class Shard {
 
   /**
    * Rewrites the shard with one record per key worth keeping, when dead records dominate or many
-   * keys could be dropped. Never while a line cannot be trusted: it would be dropped unread.
+   * keys could be dropped. Never while a line cannot be trusted: it would be dropped unread. The
+   * keys' states are read from the file (each key's last record, copied as it is); a record that
+   * is no longer what was read there refuses its key and stops the rewrite.
    */
   async compactIfDue(): Promise<void> {
     if (this.#damage.size > 0 || this.#fd === undefined) return;
     const now = this.#now();
-    let due = this.#records >= 2 * this.#index.size + 64;
-    if (!due && now - this.#prunedAt >= PRUNE_CHECK_MS) {
-      this.#prunedAt = now;
+    const due = this.#records >= 2 * this.#offsets.size + 64;
+    if (!due && now - this.#prunedAt < PRUNE_CHECK_MS) return;
+    this.#prunedAt = now;
+    const records = this.#lastRecords();
+    if (records === undefined) return;
+    if (!due) {
       let old = 0;
-      for (const state of this.#index.values()) if (prunable(state, now)) old++;
-      due = old > 0 && old * 4 >= this.#index.size;
+      for (const { state } of records) if (prunable(state, now)) old++;
+      if (old === 0 || old * 4 < records.length) return;
     }
-    if (!due) return;
-    const kept = [...this.#index].filter(([, state]) => !prunable(state, now));
+    const kept = records.filter(({ state }) => !prunable(state, now));
     const temporary = join(
       dirname(this.path),
       `${basename(this.path)}.${process.pid}.${nodeCrypto().randomUUID()}.tmp`,
     );
-    const text = kept.map(([key, state]) => `${recordLine(key, state)}\n`).join('');
+    const text = kept.map(({ line }) => `${line}\n`).join('');
     const fd = fs().openSync(temporary, 'wx', 0o600);
     try {
       const bytes = Buffer.from(text, 'latin1');
@@ -446,14 +541,44 @@ export class Shard {
     }
     fs().closeSync(fd);
     fs().renameSync(temporary, this.path);
+    const recent = this.#recent;
     await this.#open();
-    this.#index = new Map(kept);
+    let offset = 0;
+    for (const { key, line } of kept) {
+      this.#offsets.set(key, offset);
+      offset += line.length + 1;
+    }
+    // The parsed states kept stay parsed (their records were copied as they are).
+    for (const [key, state] of recent) if (this.#offsets.has(key)) this.#recent.set(key, state);
     this.#records = kept.length;
     this.#lines = kept.length;
-    this.#offset = 0;
-    this.#tail = '';
     this.#advance(text, text.length);
-    this.#prunedAt = now;
+  }
+
+  /**
+   * Every key's last record, read from the file (all of it read so far, in one read), in the
+   * order the keys were first recorded; `undefined` when one is no longer what was read there
+   * (then refused, naming its line).
+   */
+  #lastRecords(): Array<{ key: string; state: KeyState; line: string }> | undefined {
+    const fd = this.#fd as number;
+    const text = readFrom(fd, 0, this.#offset).toString('latin1');
+    const records: Array<{ key: string; state: KeyState; line: string }> = [];
+    for (const [key, offset] of this.#offsets) {
+      const end = text.indexOf('\n', offset);
+      const line = end === -1 ? undefined : text.slice(offset, end);
+      const parsed = line === undefined ? undefined : parseLine(line);
+      if (line === undefined || parsed === undefined || !('key' in parsed) || parsed.key !== key) {
+        try {
+          this.#readBack(key, offset);
+        } catch {
+          // Refused: named to the next operation on the key.
+        }
+        return undefined;
+      }
+      records.push({ key, state: parsed.state, line });
+    }
+    return records;
   }
 }
 

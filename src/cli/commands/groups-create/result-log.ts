@@ -177,10 +177,12 @@ export class ResultLog {
   #error: unknown;
   /** CSV: bytes the file will have once every pending line is written (the header first). */
   #end: number;
-  /** CSV: each appended row's input line, byte offset and byte length, in the order appended. */
+  /**
+   * CSV: each appended row's input line and byte offset, in the order appended (a row ends where
+   * the next starts, the last at `#end`).
+   */
   readonly #lines: number[] = [];
   readonly #offsets: number[] = [];
-  readonly #lengths: number[] = [];
   /** `.json` and `-`: the rows, written at the end. */
   readonly #held: HouseholdResult[] = [];
 
@@ -207,7 +209,6 @@ export class ResultLog {
       const length = Buffer.byteLength(text);
       this.#lines.push(result.line);
       this.#offsets.push(this.#end);
-      this.#lengths.push(length);
       this.#end += length;
     }
     this.#pending.push(text);
@@ -266,7 +267,7 @@ export class ResultLog {
         const offset = this.#offsets[index] ?? 0;
         const bytes = row
           ? Buffer.from(toCsv([row], RESULT_COLUMNS, false))
-          : appended.subarray(offset, offset + (this.#lengths[index] ?? 0));
+          : appended.subarray(offset, this.#offsets[index + 1] ?? this.#end);
         chunk.push(bytes);
         size += bytes.length;
         if (size >= REWRITE_CHUNK) {

@@ -79,7 +79,7 @@ export interface BatchRunOptions {
   /**
    * The full households (bodies) of the correlation ids given, read again from the file as the
    * creates need them (`CheckedHouseholds.bodies`): a run holds its households' summaries, not
-   * their bodies.
+   * their bodies. It reads `wanted` when called: the batch empties that set as rows settle.
    */
   bodies: (wanted: ReadonlySet<string>) => AsyncIterable<Household>;
   /** `--reinvite-expired`: a household whose groups have all expired gets a new group. */
@@ -389,6 +389,8 @@ export async function runBatch(
         missing.splice(index, 1);
         recordedNotThere.unshift({ household, groupId: record.id });
       }
+      // Read: let go of a record per household (the async function's frame would keep them).
+      records.length = 0;
       for (const { household, groupId } of recordedNotThere) {
         emit(
           resultOf(
@@ -408,18 +410,25 @@ export async function runBatch(
       const journal = await options.openJournal();
       const creating = reporter.start('create', missing.length);
       const progress = { done: 0, total: missing.length, failed: 0 };
-      // The households not settled yet, by correlation id (one leaves as its row settles).
-      const byId = new Map(missing.map((household) => [household.correlationId, household]));
+      // The correlation ids not settled yet (one leaves as its row settles); `households` keeps
+      // their summaries, so `missing` is let go during the creates.
+      const unsettled = new Set(missing.map((household) => household.correlationId));
+      missing.length = 0;
       const settle = (row: HouseholdResult) => {
-        byId.delete(row.correlation_id);
+        unsettled.delete(row.correlation_id);
         emit(row);
         progress.done++;
         if (row.status !== 'created' && row.status !== 'skipped_existing') progress.failed++;
         if (!stop.signal.aborted) creating.update(progress);
       };
       const create = async (household: Household): Promise<void> => {
-        // The summary the results name (the body is not kept once its create settles).
-        const summary = byId.get(household.correlationId) ?? household;
+        // What the results name of it (the body is not kept once its create settles).
+        const summary: HouseholdRef = {
+          key: household.key,
+          line: household.line,
+          lines: household.lines,
+          correlationId: household.correlationId,
+        };
         try {
           const once = await stop.guard(async () => {
             const settled = (outcome: JournalOutcome, groupId: string, reinvitationOf?: string) =>
@@ -477,8 +486,9 @@ export async function runBatch(
         }
       };
       try {
-        // The bodies are read from the file again as slots free up: a few households at a time.
-        await eachConcurrently(options.bodies(new Set(byId.keys())), create, {
+        // The bodies are read from the file again as slots free up: a few households at a time
+        // (the reading takes what it needs of `unsettled` when it starts: nothing has settled yet).
+        await eachConcurrently(options.bodies(unsettled), create, {
           concurrency,
           signal: stop.signal,
         });
@@ -487,8 +497,8 @@ export async function runBatch(
       }
       creating.finish();
       // Items the batch never started (stopped first, or the file could not be read again) settle here.
-      for (const household of missing) {
-        if (!byId.has(household.correlationId)) continue;
+      for (const household of households) {
+        if (!unsettled.has(household.correlationId)) continue;
         emit(
           stop.signal.aborted
             ? failedResult(household, stop.signal.reason)
