@@ -10,6 +10,10 @@
  * pause of minutes uses up A's attempt. A is given a short attempt timeout and is held a little
  * longer than that in real time, so its resumed attempt finds its time used up, as a real paused
  * process would.
+ *
+ * In flight, A's create is held between A and the mock (A's `fetch`, which forwards its requests to
+ * the mock over loopback) rather than by the mock's `commitDelayMs` fault, which waits in real time:
+ * the test says when the server commits, before or after B's call, whatever the mock's clock reads.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
@@ -186,7 +190,10 @@ describe.concurrent('a holder paused at each point of the protocol, for each len
     // A's token first, with time to spare: its short timeout is for the create.
     await a.sdk.applicantGroups.list({ correlation_id: household }, { timeout: 5_000 });
     const aCall = settle(a.sdk.applicantGroups.createOnce(body));
-    await a.paused.promise;
+    // A call that ends before reaching its point (a loaded machine timing out its lookup) says so.
+    const endedFirst = await Promise.race([a.paused.promise.then(() => undefined), aCall]);
+    if (endedFirst !== undefined)
+      throw new Error(`A ended before its pause at ${point}: ${String(errorOf(endedFirst))}`);
     // The create reached the server, which commits it at once (A still stopped).
     if (point === 'in-flight') {
       a.commit.resolve();
