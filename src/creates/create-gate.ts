@@ -264,7 +264,7 @@ export class HeldGate {
       throw error;
     }
     const id = idOf(created);
-    if (!(await this.record({ state: 'created', id })) && this.#lease) {
+    if (!(await this.record({ state: 'created', id })) && this.#lease && !(await this.#knownToOthers(id))) {
       this.reportDuplicate({
         kind: 'lease_lost_after_send',
         groupId: id,
@@ -274,6 +274,16 @@ export class HeldGate {
       });
     }
     return created;
+  }
+
+  /**
+   * Whether the holder that took the lease over has recorded this very group as the household's
+   * (its lookup found it): then no second create went out under the lease, and a report would be a
+   * false alarm. A read that fails counts as not known, so the report goes out.
+   */
+  async #knownToOthers(id: string): Promise<boolean> {
+    const stored = await this.readOutcome().catch(() => undefined);
+    return stored?.state === 'created' && stored.id === id;
   }
 
   /** Adds a possible duplicate of this pass's household and announces it. */
