@@ -6,9 +6,10 @@
  * Keys (a hash of client id and correlation id) are spread over {@link SHARDS} shard files, each an
  * append-only file of one-line records with their own checksums, read incrementally and rewritten
  * when dead records dominate (file-shard.ts). Each key's record holds the newest lease's fence,
- * expiry and holder (host, pid, start time), and its outcome record. Writes run under the shard's
- * lock (file-locks.ts); only an `unresolved` outcome, recorded just before a create leaves, is
- * synced to disk (docs/reliability.md, "The coordination folder"). The folder's `format.json`
+ * expiry and holder (host, pid, start time), and its outcome record. Writes run under the folder's
+ * lock (file-locks.ts; kept between rounds while this process holds leases, file-store.ts); only
+ * an `unresolved` outcome, recorded just before a create leaves, is synced to disk
+ * (docs/reliability.md, "The coordination folder"). The folder's `format.json`
  * names its format; an earlier version's folder is migrated (file-format.ts). The token exchange
  * lock is a lock folder too, held for the exchange. A pause is a file every instance polls (a
  * quarter second, timer unref'd).
@@ -130,12 +131,12 @@ export class FileCoordination implements Coordination {
   async #update<T>(
     clientId: string,
     correlationId: string,
-    change: (state: KeyState) => Promise<KeyChange<T>>,
+    change: (state: KeyState, key: string) => Promise<KeyChange<T>>,
   ): Promise<T> {
     await this.#ready;
     const key = keyOf(clientId, correlationId);
     return this.#store.update(this.#shard(key), key, (state) =>
-      change(state ?? { fence: 0, expiresAt: 0, at: 0 }),
+      change(state ?? { fence: 0, expiresAt: 0, at: 0 }, key),
     );
   }
 
@@ -161,7 +162,7 @@ export class FileCoordination implements Coordination {
     correlationId: string,
     ttlMs: number,
   ): Promise<CreateLease | undefined> {
-    return this.#update(clientId, correlationId, async (state) => {
+    return this.#update(clientId, correlationId, async (state, key) => {
       const now = this.#now();
       let takenOverFrom: LeaseHolder | undefined;
       if (state.expiresAt > now) {
@@ -178,6 +179,8 @@ export class FileCoordination implements Coordination {
         expiresAt,
         ...(takenOverFrom && { takenOverFrom }),
       };
+      // Its next operations come soon: the store keeps its lock for them (file-store.ts).
+      this.#store.leaseTaken(key, fence);
       return { next: { ...state, fence, expiresAt, holder, at: now }, result: lease };
     });
   }
@@ -198,11 +201,12 @@ export class FileCoordination implements Coordination {
 
   /** Gives the lease back when it is still the newest. */
   releaseCreateLease(lease: CreateLease): Promise<void> {
-    return this.#update(lease.clientId, lease.correlationId, async (state) =>
-      state.fence === lease.fence && state.expiresAt !== 0
+    return this.#update(lease.clientId, lease.correlationId, async (state, key) => {
+      this.#store.leaseGiven(key, lease.fence);
+      return state.fence === lease.fence && state.expiresAt !== 0
         ? { next: { ...state, expiresAt: 0, holder: undefined, at: this.#now() }, result: undefined }
-        : { result: undefined },
-    );
+        : { result: undefined };
+    });
   }
 
   /** Extends the lease to `ttlMs` from now if it is still the newest on its key. */
