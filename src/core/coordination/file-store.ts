@@ -222,6 +222,11 @@ export class ShardStore {
       }
       operations.forEach((operation, index) => {
         const { shard } = operation;
+        if (!failed && !syncs.has(shard) && released === undefined && !this.#told.has(shard)) {
+          // Nothing of its shard is being synced, nobody of its shard waits: it hears back now.
+          settle[index]?.();
+          return;
+        }
         const onDisk: Promise<unknown> = failed
           ? Promise.reject(failed.error)
           : Promise.all([syncs.get(shard), released]);
