@@ -66,8 +66,11 @@ export class ShardStore {
   readonly #lockPath: string;
   readonly #queue: Operation[] = [];
   #running = false;
-  /** The lock while this process holds it; since when, and when it last looked for a waiter (ms). */
-  #held: { lock: HeldLock; since: number; checked: number } | undefined;
+  /**
+   * The lock while this process holds it; since when, when it last looked for a waiter, and when
+   * it last found the link its own (ms).
+   */
+  #held: { lock: HeldLock; since: number; checked: number; verified: number } | undefined;
   /** While the lock is kept with nothing queued: the next look for a waiter ({@link #holdIdle}). */
   #idle: ReturnType<typeof setTimeout> | undefined;
   /** The create leases this process holds (fence by key): while any, the lock is kept between rounds. */
@@ -152,9 +155,9 @@ export class ShardStore {
    * synced it) and every earlier round's are done, so a caller never acts on a record of its shard
    * that a power loss could take back; a caller of a shard that nothing synced meanwhile does not
    * wait for other shards' syncs (docs/benchmarks.md, "Scale, round 4"). The lock is kept from
-   * round to round, a taking lasting
-   * at most {@link HOLD_MS} (far below {@link STALE_MUTEX_MS}); each round that writes checks it
-   * still holds it first. Every {@link CHECK_MS} the holder looks for a waiter's marker: when there
+   * round to round, a taking lasting at most {@link HOLD_MS} (far below {@link STALE_MUTEX_MS}); a
+   * round that writes has found the link its own within {@link CHECK_MS}, checking again when the
+   * last check is older. Every {@link CHECK_MS} the holder looks for a waiter's marker: when there
    * is one it gives the lock back and waits {@link YIELD_MS} before taking it again. With nothing
    * queued it is given back at once, before the last callers hear back, unless this process holds
    * create leases: then it is kept for their next operations, until a waiter leaves its marker
@@ -183,7 +186,8 @@ export class ShardStore {
           await this.#releasing;
           const lock = await acquireFileLock(this.#lockPath, STALE_MUTEX_MS, { announce: true });
           const since = performance.now();
-          this.#held = { lock, since, checked: since };
+          // Just made: its link is its own.
+          this.#held = { lock, since, checked: since, verified: since };
         }
         const held = this.#held;
         if (held !== undefined) {
@@ -316,12 +320,18 @@ export class ShardStore {
     // A round of reads under a lock kept from an earlier round writes nothing and checks nothing.
     let writes = false;
     for (const { torn, changed } of touched.values()) writes ||= changed.size > 0 || torn !== undefined;
-    if (writes && !holdsLock(lock)) {
+    // Checked at most every CHECK_MS: only a link older than STALE_MUTEX_MS (a taking lasts at most
+    // HOLD_MS) is broken by others, so a check this recent stands but for a hand or a clock's jump.
+    const held = this.#held;
+    const now = performance.now();
+    const verified = held !== undefined && held.lock === lock && now - held.verified < CHECK_MS;
+    if (writes && !verified && !holdsLock(lock)) {
       // Held past STALE_MUTEX_MS and broken: another process may be writing; write nothing.
       throw new Error(
         `The lock ${this.#lockPath} was broken while this process held it (held longer than ${STALE_MUTEX_MS} ms); nothing was written.`,
       );
     }
+    if (writes && held !== undefined && !verified) held.verified = now;
     const durable: Shard[] = [];
     for (const [shard, { torn, changed, durable: sync }] of touched) {
       await shard.commit(changed, torn, lock);
