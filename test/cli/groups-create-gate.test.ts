@@ -230,6 +230,10 @@ describe('groups create: one gate with scripts', () => {
     );
     expect(result.stderr).not.toContain('NOT on its gate');
     expectExactlyOnce(mock, ids);
+    // The holder kept the folder's lock while it held its lease; the run, waiting for it, said so
+    // (a marker) and got it. With no lease left in either, the lock is given back, the marker gone.
+    expect(existsSync(join(state, 'coordination', 'store.lock'))).toBe(false);
+    expect(existsSync(join(state, 'coordination', 'store.lock.wanted'))).toBe(false);
   });
 
   it('a household found at create time that the gate has no record of is not called "same gate": the run warns of a writer off its gate', async () => {

@@ -267,8 +267,12 @@ describe('FileCoordination: locks whose holder no longer runs', () => {
     leaveLock(join(dir, 'store.lock'), holder, Date.now() + TEN_MINUTES);
 
     // Its age could never break it (its time is ten minutes ahead): only its holder's absence.
-    const next = await new FileCoordination(dir).acquireCreateLease('client', 'unit-4B', TEN_MINUTES);
-    expect(next?.fence).toBeGreaterThan(lease.fence);
+    const rerun = new FileCoordination(dir);
+    const next = await rerun.acquireCreateLease('client', 'unit-4B', TEN_MINUTES);
+    if (!next) throw new Error('a lease expected');
+    expect(next.fence).toBeGreaterThan(lease.fence);
+    // A store keeps the lock while it holds leases: given back with the last one.
+    await rerun.releaseCreateLease(next);
     expect(locksIn(dir)).toEqual([]);
   });
 
@@ -276,11 +280,15 @@ describe('FileCoordination: locks whose holder no longer runs', () => {
     const dir = folder();
     const coordination = new FileCoordination(dir);
     const first = await coordination.acquireCreateLease('client', 'unit-4B', 0);
+    if (!first) throw new Error('a lease expected');
+    // The store keeps the lock while it holds leases: given back with the last one.
+    await coordination.releaseCreateLease(first);
     const holder = { ...(await holderRecord()), host: 'batch-2.example.internal' };
     leaveLock(join(dir, 'store.lock'), holder, Date.now() - 60_000);
-    expect((await coordination.acquireCreateLease('client', 'unit-4B', TEN_MINUTES))?.fence).toBeGreaterThan(
-      first?.fence ?? Number.POSITIVE_INFINITY,
-    );
+    const second = await coordination.acquireCreateLease('client', 'unit-4B', TEN_MINUTES);
+    if (!second) throw new Error('a lease expected');
+    expect(second.fence).toBeGreaterThan(first.fence);
+    await coordination.releaseCreateLease(second);
     expect(locksIn(dir)).toEqual([]);
   });
 

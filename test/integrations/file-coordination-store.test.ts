@@ -79,6 +79,8 @@ function onDisk(dir: string): { entries: string[]; bytes: number; keys: Set<stri
   let bytes = 0;
   const keys = new Set<string>();
   for (const name of entries) {
+    // The lock (kept a few milliseconds while a lease is held) may be gone since readdir.
+    if (name === 'store.lock') continue;
     bytes += statSync(join(dir, name)).size;
     if (!name.endsWith('.log')) continue;
     for (const line of readFileSync(join(dir, name), 'latin1').split('\n')) {

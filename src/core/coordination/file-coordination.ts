@@ -6,11 +6,12 @@
  * Keys (a hash of client id and correlation id) are spread over {@link SHARDS} shard files, each an
  * append-only file of one-line records with their own checksums, read incrementally and rewritten
  * when dead records dominate (file-shard.ts). Each key's record holds the newest lease's fence,
- * expiry and holder (host, pid, start time), and its outcome record. Writes run under the shard's
- * lock (file-locks.ts); only an `unresolved` outcome, recorded just before a create leaves, is
- * synced to disk (docs/reliability.md, "The coordination folder"). Leases and records are dated on the
- * folder's clock (file-clock.ts: the machine's monotonic clock from an epoch kept per boot), the
- * same in every process whatever its wall clock says. The folder's `format.json`
+ * expiry and holder (host, pid, start time), and its outcome record. Writes run under the folder's
+ * lock (file-locks.ts; kept between rounds while this process holds leases, file-store.ts); only
+ * an `unresolved` outcome, recorded just before a create leaves, is synced to disk
+ * (docs/reliability.md, "The coordination folder"). Leases and records are dated on the folder's
+ * clock (file-clock.ts: the machine's monotonic clock from an epoch kept per boot), the same in
+ * every process whatever its wall clock says. The folder's `format.json`
  * names its format; an earlier version's folder is migrated (file-format.ts). The token exchange
  * lock is a lock folder too, held for the exchange. A pause is a file every instance polls (a
  * quarter second, timer unref'd).
@@ -65,14 +66,40 @@ export function keyOf(...parts: string[]): string {
   return nodeCrypto().createHash('sha256').update(JSON.stringify(parts)).digest().toString('hex', 0, 20);
 }
 
+/** How many keys {@link FileCoordination} remembers (a create's next operations ask for its key again). */
+const KEYS_REMEMBERED = 1_024;
+
+/**
+ * A key's state with every field, in the order a shard's reader builds it (file-shard.ts), so that
+ * every state shares one shape: on Node 20 an object spread given keys its source lacks costs a
+ * microsecond and a hidden class of its own (docs/benchmarks.md, "CPU per call, round 4").
+ */
+function keyState(
+  fence: number,
+  expiresAt: number,
+  at: number,
+  holder: KeyState['holder'],
+  outcome: KeyState['outcome'],
+): KeyState {
+  return { fence, expiresAt, at, holder, outcome };
+}
+
+/** A key never written. */
+const NO_STATE = (): KeyState => keyState(0, 0, 0, undefined, undefined);
+
 /** The shard a key lives in: its first two hex digits, modulo {@link SHARDS}. */
 export function shardNameOf(key: string): string {
   return `shard-${(Number.parseInt(key.slice(0, 2), 16) % SHARDS).toString(16).padStart(2, '0')}.log`;
 }
 
+/**
+ * A small JSON file (a pause), read with synchronous calls: an open, a read and a close of a local
+ * file take microseconds, less than three round trips through the thread pool (each poll of
+ * {@link FileCoordination.onPause} made them).
+ */
 async function readJson(path: string): Promise<unknown> {
   try {
-    return JSON.parse(await fs().readFile(path, 'utf8'));
+    return JSON.parse(nodeBuiltin('node:fs').readFileSync(path, 'utf8'));
   } catch (error) {
     if (codeOf(error) === 'ENOENT' || error instanceof SyntaxError) return undefined;
     throw error;
@@ -112,6 +139,8 @@ export class FileCoordination implements Coordination {
   readonly #shards = new Map<string, Shard>();
   readonly #store: ShardStore;
   readonly #logger: Logger;
+  /** The keys of the correlation ids used last, by client id and correlation id (a hash each saved). */
+  #keys = new Map<string, string>();
 
   /**
    * @param dir The shared folder (created with mode 0700 if missing).
@@ -150,18 +179,28 @@ export class FileCoordination implements Coordination {
     return shard;
   }
 
+  /** {@link keyOf}`(clientId, correlationId)`, remembered for the last {@link KEYS_REMEMBERED} ids. */
+  #keyOf(clientId: string, correlationId: string): string {
+    const id = `${clientId}\n${correlationId}`;
+    let key = this.#keys.get(id);
+    if (key === undefined) {
+      key = keyOf(clientId, correlationId);
+      if (this.#keys.size >= KEYS_REMEMBERED) this.#keys = new Map();
+      this.#keys.set(id, key);
+    }
+    return key;
+  }
+
   async #update<T>(
     clientId: string,
     correlationId: string,
-    change: (state: KeyState) => Promise<KeyChange<T>>,
+    change: (state: KeyState, key: string) => Promise<KeyChange<T>>,
   ): Promise<T> {
     await this.#ready;
-    const key = keyOf(clientId, correlationId);
+    const key = this.#keyOf(clientId, correlationId);
     return this.#told(
       correlationId,
-      this.#store.update(this.#shard(key), key, (state) =>
-        change(state ?? { fence: 0, expiresAt: 0, at: 0 }),
-      ),
+      this.#store.update(this.#shard(key), key, (state) => change(state ?? NO_STATE(), key)),
     );
   }
 
@@ -171,10 +210,10 @@ export class FileCoordination implements Coordination {
     answer: (state: KeyState) => Promise<T>,
   ): Promise<T> {
     await this.#ready;
-    const key = keyOf(clientId, correlationId);
+    const key = this.#keyOf(clientId, correlationId);
     return this.#told(
       correlationId,
-      this.#store.read(this.#shard(key), key, (state) => answer(state ?? { fence: 0, expiresAt: 0, at: 0 })),
+      this.#store.read(this.#shard(key), key, (state) => answer(state ?? NO_STATE())),
     );
   }
 
@@ -224,7 +263,7 @@ export class FileCoordination implements Coordination {
     correlationId: string,
     ttlMs: number,
   ): Promise<CreateLease | undefined> {
-    return this.#update(clientId, correlationId, async (state) => {
+    return this.#update(clientId, correlationId, async (state, key) => {
       const now = this.#now();
       let takenOverFrom: LeaseHolder | undefined;
       if (state.expiresAt > now) {
@@ -241,7 +280,9 @@ export class FileCoordination implements Coordination {
         expiresAt,
         ...(takenOverFrom && { takenOverFrom }),
       };
-      return { next: { ...state, fence, expiresAt, holder, at: now }, result: lease };
+      // Its next operations come soon: the store keeps its lock for them (file-store.ts).
+      this.#store.leaseTaken(key, fence);
+      return { next: keyState(fence, expiresAt, now, holder, state.outcome), result: lease };
     });
   }
 
@@ -261,11 +302,12 @@ export class FileCoordination implements Coordination {
 
   /** Gives the lease back when it is still the newest. */
   releaseCreateLease(lease: CreateLease): Promise<void> {
-    return this.#update(lease.clientId, lease.correlationId, async (state) =>
-      state.fence === lease.fence && state.expiresAt !== 0
-        ? { next: { ...state, expiresAt: 0, holder: undefined, at: this.#now() }, result: undefined }
-        : { result: undefined },
-    );
+    return this.#update(lease.clientId, lease.correlationId, async (state, key) => {
+      this.#store.leaseGiven(key, lease.fence);
+      return state.fence === lease.fence && state.expiresAt !== 0
+        ? { next: keyState(state.fence, 0, this.#now(), undefined, state.outcome), result: undefined }
+        : { result: undefined };
+    });
   }
 
   /** Extends the lease to `ttlMs` from now if it is still the newest on its key. */
@@ -275,7 +317,10 @@ export class FileCoordination implements Coordination {
       const now = this.#now();
       const expiresAt = now + ttlMs;
       const holder = await thisProcess();
-      return { next: { ...state, expiresAt, holder, at: now }, result: { ...lease, expiresAt } };
+      return {
+        next: keyState(state.fence, expiresAt, now, holder, state.outcome),
+        result: { ...lease, expiresAt },
+      };
     });
   }
 
@@ -288,9 +333,10 @@ export class FileCoordination implements Coordination {
       if (state.fence !== lease.fence && !correctsOwn(state.outcome, lease, outcome))
         return { result: false };
       const now = this.#now();
-      const record: CreateOutcomeRecord = { ...outcome, fence: lease.fence, recordedAt: now };
+      // Object.assign, not a spread with new keys (Node 20's cliff: keyState above).
+      const record: CreateOutcomeRecord = Object.assign({}, outcome, { fence: lease.fence, recordedAt: now });
       return {
-        next: { ...state, outcome: record, at: now },
+        next: keyState(state.fence, state.expiresAt, now, state.holder, record),
         durable: outcome.state === 'unresolved',
         result: true,
       };
@@ -300,7 +346,7 @@ export class FileCoordination implements Coordination {
   /** The outcome last recorded, with its age on the store's clock (the one that dated it). */
   readCreateOutcome(clientId: string, correlationId: string): Promise<CreateOutcomeRecord | undefined> {
     return this.#read(clientId, correlationId, async ({ outcome }) =>
-      outcome ? { ...outcome, ageMs: this.#now() - outcome.recordedAt } : undefined,
+      outcome ? Object.assign({}, outcome, { ageMs: this.#now() - outcome.recordedAt }) : undefined,
     );
   }
 

@@ -138,13 +138,19 @@ export async function clearCoordinationFolder(
 ): Promise<{ cleared: boolean; report: FolderReport }> {
   if (!fs().existsSync(dir))
     return { cleared: false, report: await describeCoordinationFolder(dir, windowMs) };
-  return withFileLock(join(dir, 'store.lock'), STALE_MUTEX_MS, async () => {
-    const report = await describeCoordinationFolder(dir, windowMs);
-    if (!mayClear(report)) return { cleared: false, report };
-    for (const name of fs().readdirSync(dir)) {
-      if (SHARD_FILE.test(name) || /^create-[0-9a-f]{40}\.(json|lock)$/.test(name))
-        fs().rmSync(join(dir, name), { recursive: true, force: true });
-    }
-    return { cleared: true, report };
-  });
+  // Announced: a store that keeps the lock between rounds gives it up for a moment (file-store.ts).
+  return withFileLock(
+    join(dir, 'store.lock'),
+    STALE_MUTEX_MS,
+    async () => {
+      const report = await describeCoordinationFolder(dir, windowMs);
+      if (!mayClear(report)) return { cleared: false, report };
+      for (const name of fs().readdirSync(dir)) {
+        if (SHARD_FILE.test(name) || /^create-[0-9a-f]{40}\.(json|lock)$/.test(name))
+          fs().rmSync(join(dir, name), { recursive: true, force: true });
+      }
+      return { cleared: true, report };
+    },
+    { announce: true },
+  );
 }

@@ -21,7 +21,7 @@ const nodeCrypto = () => nodeBuiltin('node:crypto');
 /** The entry in an earlier version's lock folder that names its holder. */
 export const HOLDER_ENTRY = /^holder-[0-9a-f]{32}(?:\.json)?$/;
 /** Wait between tries of a held lock (ms). */
-const RETRY_MS = 5;
+export const RETRY_MS = 5;
 
 const pauseFor = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
@@ -151,6 +151,33 @@ async function breakAbandoned(path: string, staleMs: number): Promise<boolean> {
   return true;
 }
 
+/** The marker a process waiting for the lock at `path` leaves beside it (a link, or an empty file). */
+function wantedPath(path: string): string {
+  return `${path}.wanted`;
+}
+
+/** Leaves the marker saying a process waits for the lock at `path` (best effort: one call). */
+function announceWaiter(path: string): void {
+  try {
+    makeLock('wanted', wantedPath(path));
+  } catch {
+    // There already (another waiter's), or it cannot be made: the holder gives the lock back on its own.
+  }
+}
+
+/**
+ * Whether a process announced it waits for the lock at `path` since the marker was last taken:
+ * takes the marker away (one call: an `unlink` that finds nothing when nobody waits).
+ */
+export function takeWaiterMark(path: string): boolean {
+  try {
+    fs().unlinkSync(wantedPath(path));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A lock held: its path and the link's target, for {@link holdsLock}. */
 export interface HeldLock {
   readonly path: string;
@@ -164,18 +191,33 @@ export function holdsLock(lock: HeldLock): boolean {
 
 /**
  * Takes the lock at `path`, breaking it when its holder no longer runs or it is older than
- * `staleMs`. Give it back with {@link releaseFileLock}.
+ * `staleMs`. Give it back with {@link releaseFileLock}. `announce`: while it waits, a marker beside
+ * the lock (`<path>.wanted`) tells a holder that keeps the lock over many rounds to give it up
+ * for a moment ({@link takeWaiterMark}); taken away once the lock is taken.
  */
-export async function acquireFileLock(path: string, staleMs: number): Promise<HeldLock> {
+export async function acquireFileLock(
+  path: string,
+  staleMs: number,
+  { announce = false }: { announce?: boolean } = {},
+): Promise<HeldLock> {
   const holder = await thisProcess();
   const target = JSON.stringify({ ...holder, token: nodeCrypto().randomUUID(), mono: monotonicMs() });
+  let announced = false;
   for (;;) {
     try {
       makeLock(target, path);
+      // Waited for, and got: the marker is no longer needed (another waiter leaves it again).
+      if (announced) takeWaiterMark(path);
       return { path, target };
     } catch (error) {
       if (codeOf(error) !== 'EEXIST') throw error;
-      if (!(await breakAbandoned(path, staleMs))) await pauseFor(RETRY_MS);
+      if (!(await breakAbandoned(path, staleMs))) {
+        if (announce) {
+          announceWaiter(path);
+          announced = true;
+        }
+        await pauseFor(RETRY_MS);
+      }
     }
   }
 }
@@ -194,14 +236,15 @@ export async function releaseFileLock(lock: HeldLock): Promise<void> {
 
 /**
  * Holds the lock at `path` while `task` runs; a lock whose holder no longer runs, or older than
- * `staleMs`, is broken.
+ * `staleMs`, is broken. `announce`: see {@link acquireFileLock}.
  */
 export async function withFileLock<T>(
   path: string,
   staleMs: number,
   task: (lock: HeldLock) => Promise<T>,
+  options: { announce?: boolean } = {},
 ): Promise<T> {
-  const lock = await acquireFileLock(path, staleMs);
+  const lock = await acquireFileLock(path, staleMs, options);
   try {
     return await task(lock);
   } finally {

@@ -90,12 +90,15 @@ function checksum(text: string): string {
   return nodeCrypto().createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
+/** A character past ASCII (or DEL), which a record escapes. */
+const NOT_ASCII = /[\u007f-\uffff]/;
+
 /** JSON with every character past ASCII escaped: a record's bytes are its characters. */
 function asciiJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    /[\u007f-\uffff]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  const json = JSON.stringify(value);
+  // Most records are ASCII already: one scan, no replacement.
+  if (!NOT_ASCII.test(json)) return json;
+  return json.replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function summed(value: unknown): string {

@@ -502,6 +502,8 @@ export async function groupsCreate(args: readonly string[], io: CliIO): Promise<
       await lock.release();
     }
   } finally {
+    // The log's file is kept open while rows settle: closed here whatever stopped the run.
+    await log.close();
     await client.close();
     await gate.close();
   }

@@ -10,7 +10,8 @@
  * rewritten in input order from what was appended (its rows are not kept in memory). `.json` and `-` are written at the end only.
  */
 import { randomBytes } from 'node:crypto';
-import { appendFile, open, readFile, rename, rm } from 'node:fs/promises';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { open, readFile, rename, rm } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { toCsv } from '../../shared/csv-output.js';
 import { unusedPath, writeNewFile } from '../../shared/files.js';
@@ -171,6 +172,13 @@ export class ResultLog {
   readonly #startedAt: Date;
   readonly #format: 'csv' | 'jsonl' | 'end';
   #target: string | undefined;
+  /**
+   * The file appended to, kept open from its first row to {@link finish} (or {@link close}): the
+   * rows settled in one turn of the event loop are one synchronous write to the page cache (not
+   * synced: the journal is what a rerun trusts), not an open, a write and a close on the thread
+   * pool (docs/benchmarks.md, "Scale, round 4").
+   */
+  #fd: number | undefined;
   #writing: Promise<void> = Promise.resolve();
   /** Lines settled while a write was on its way: appended together by the next write. */
   #pending: string[] = [];
@@ -214,15 +222,23 @@ export class ResultLog {
     this.#pending.push(text);
     if (this.#pending.length > 1) return;
     this.#writing = this.#writing
+      // The rows that settle in this turn of the event loop go in the same write.
+      .then(() => new Promise<void>((done) => setImmediate(done)))
       .then(async () => {
+        let header = '';
         if (this.#target === undefined) {
           const target = await unusedPath(this.#path, this.#startedAt);
-          await writeNewFile(target, jsonl ? '' : toCsv([], RESULT_COLUMNS, true), 0o600);
+          // Made here ('ax': never over a file that appeared since), owner-only from the first byte.
+          this.#fd = openSync(target, 'ax', 0o600);
           this.#target = target;
+          header = jsonl ? '' : toCsv([], RESULT_COLUMNS, true);
         }
-        const lines = this.#pending.join('');
+        // Opened again after close(): rows settled after it (the households --skip-invalid left out).
+        this.#fd ??= openSync(this.#target, 'a', 0o600);
+        const bytes = Buffer.from(`${header}${this.#pending.join('')}`);
         this.#pending = [];
-        await appendFile(this.#target, lines);
+        for (let done = 0; done < bytes.length; )
+          done += writeSync(this.#fd, bytes, done, bytes.length - done);
       })
       .catch((error: unknown) => {
         this.#error ??= error;
@@ -235,7 +251,7 @@ export class ResultLog {
    * `retry_after`), written as they are now in place of what was appended for their line.
    */
   async finish(updated: readonly HouseholdResult[], info: RunInfo, io: CliIO): Promise<string> {
-    await this.#writing;
+    await this.close();
     if (this.#error !== undefined) throw this.#error;
     const byLine = new Map(updated.map((result) => [result.line, result]));
     if (this.#format === 'end' || this.#target === undefined) {
@@ -286,9 +302,25 @@ export class ResultLog {
     }
   }
 
+  /**
+   * Waits for the rows appended so far to be written and closes the file, which keeps them (a row
+   * appended later opens it again). {@link finish} and {@link discard} close it too.
+   */
+  async close(): Promise<void> {
+    await this.#writing;
+    const fd = this.#fd;
+    this.#fd = undefined;
+    if (fd === undefined) return;
+    try {
+      closeSync(fd);
+    } catch (error) {
+      this.#error ??= error;
+    }
+  }
+
   /** Removes what was appended (a run that turned out to send nothing keeps no log). */
   async discard(): Promise<void> {
-    await this.#writing;
+    await this.close();
     if (this.#target !== undefined) await rm(this.#target, { force: true });
   }
 }

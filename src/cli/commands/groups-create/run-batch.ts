@@ -431,16 +431,26 @@ export async function runBatch(
         };
         try {
           const once = await stop.guard(async () => {
-            const settled = (outcome: JournalOutcome, groupId: string, reinvitationOf?: string) =>
-              journal.append({
-                type: 'settled',
-                at: new Date().toISOString(),
-                household_key: household.key,
-                correlation_id: household.correlationId,
-                outcome,
-                group_id: groupId,
-                ...(reinvitationOf === undefined ? {} : { reinvitation_of: reinvitationOf }),
-              });
+            // Appended, not waited for: the write-ahead rule is the `sending` line's (on disk before
+            // the create). A `settled` line a kill or power loss takes back leaves the create
+            // unsettled, which the next run looks up; the household's slot does not wait for a sync.
+            const settled = (outcome: JournalOutcome, groupId: string, reinvitationOf?: string) => {
+              journal
+                .append({
+                  type: 'settled',
+                  at: new Date().toISOString(),
+                  household_key: household.key,
+                  correlation_id: household.correlationId,
+                  outcome,
+                  group_id: groupId,
+                  ...(reinvitationOf === undefined ? {} : { reinvitation_of: reinvitationOf }),
+                })
+                .catch((error: unknown) =>
+                  reporter.error(
+                    `warning: could not journal how the create of household ${safeCell(household.key)} settled (${describeError(error)}); the next run looks it up`,
+                  ),
+                );
+            };
             // Write-ahead: on disk before the request leaves, so a kill at any later point is seen.
             await journal.append({
               type: 'sending',
@@ -459,13 +469,11 @@ export async function runBatch(
               );
             } catch (error) {
               // An aborted create stays unsettled: the next run resolves it by lookup.
-              if (!(error instanceof APIUserAbortError)) {
-                await settled(journalOutcomeOf(error), '').catch(() => {});
-              }
+              if (!(error instanceof APIUserAbortError)) settled(journalOutcomeOf(error), '');
               throw error;
             }
             // Found or created, the household's group exists: later runs look for this id.
-            await settled('created', once.group.id, once.reinvitationOf);
+            settled('created', once.group.id, once.reinvitationOf);
             return once;
           });
           const { group, created, via } = once;
