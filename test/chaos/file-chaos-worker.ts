@@ -10,11 +10,10 @@
 import { openSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CreateLease, CreateOutcome } from '../../src/core/coordination/coordination.js';
-import { mapSettled } from '../../src/core/results/batch.js';
 import { FileCoordination, VerificationClient } from '../../src/index.js';
-import { groupCreateBody } from '../support/bodies.js';
-import type { ChaosCallResult, ChaosWorkerReport } from './chaos-worker.js';
+import type { ChaosWorkerReport } from './chaos-worker.js';
 import { skewClock } from './skew-clock.js';
+import { runWaves } from './worker-waves.js';
 
 /** Where a holder stops: after its lookup (before its first write), or after recording `unresolved` (before its request leaves). */
 export type FilePausePoint = 'after-lookup' | 'after-unresolved';
@@ -111,64 +110,8 @@ const client = new VerificationClient({
   logger,
 });
 
-/** The reports of possible duplicates a result (or an error) carries. */
-function reportsOf(value: unknown): unknown[] {
-  if (value === null || typeof value !== 'object') return [];
-  const reports = (value as { duplicates?: unknown }).duplicates;
-  return Array.isArray(reports) ? reports : [];
-}
-
-/** The chain of an error's causes, `name: message` each, the error itself left out. */
-function causesOf(error: unknown): string[] {
-  const causes: string[] = [];
-  let cause = error instanceof Error ? error.cause : undefined;
-  while (cause instanceof Error && causes.length < 5) {
-    causes.push(`${cause.name}: ${cause.message}`);
-    cause = cause.cause;
-  }
-  return causes;
-}
-
 try {
-  const results: ChaosCallResult[] = [];
-  // The start is on the real clock: the test's, not this process's skewed one.
-  await new Promise((resolve) => setTimeout(resolve, Math.max(0, config.startAt + skew - Date.now())));
-  for (let wave = 0; wave < config.waves; wave++) {
-    const settled = await mapSettled(
-      config.households,
-      async (household): Promise<ChaosCallResult> => {
-        const startedAt = Date.now();
-        try {
-          const result = await client.applicantGroups.createOnce(
-            groupCreateBody(`${household}@example.com`, household),
-          );
-          return {
-            household,
-            wave,
-            groupId: result.group.id,
-            created: result.created,
-            reports: reportsOf(result),
-            startedAt,
-            settledAt: Date.now(),
-          };
-        } catch (error) {
-          const { name, message } = error instanceof Error ? error : new Error('unknown');
-          return {
-            household,
-            wave,
-            reports: reportsOf(error),
-            error: { name, message, causes: causesOf(error) },
-            startedAt,
-            settledAt: Date.now(),
-          };
-        }
-      },
-      { concurrency: config.concurrency },
-    );
-    for (const entry of settled) if (entry.ok) results.push(entry.value);
-  }
-  const report: ChaosWorkerReport = { pid: process.pid, results, warnings, waits };
-  console.log(JSON.stringify(report));
+  await runWaves(client, config, skew, { warnings, waits });
 } finally {
   await client.close();
 }

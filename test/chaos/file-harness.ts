@@ -5,7 +5,6 @@
  * finds the shard files and lines of that folder. Runs are summed up by harness.ts's `summarize`,
  * as the Redis scenarios' are.
  */
-import { type ChildProcess, execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,12 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import type { MockServer } from '../../src/testing/index.js';
 import { bundleForNode, removeBundle } from '../support/bundle.js';
-import { expose } from '../support/exposure.js';
 import type { ChaosWorkerReport } from './chaos-worker.js';
 import type { FileChaosConfig } from './file-chaos-worker.js';
-import type { RunningWorker } from './harness.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
+import { type RunningWorker, startWorker } from './harness.js';
 
 /** The file worker bundled once for the calling file's tests; read `path` inside a test. */
 export function fileChaosWorkerBundle(): { readonly path: string } {
@@ -42,30 +38,7 @@ export function startFileWorker(
   config: FileChaosConfig,
   clockOffsetMs = 0,
 ): RunningWorker {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    VERIFICATION_BASE_URL: mock.url,
-    VERIFICATION_CLIENT_ID: mock.clientId,
-    VERIFICATION_SECRET_KEY: mock.secretKey,
-    CHAOS: JSON.stringify(config),
-    CHAOS_CLOCK_OFFSET_MS: String(clockOffsetMs),
-  };
-  let child: ChildProcess | undefined;
-  const report = new Promise<ChaosWorkerReport>((resolve, reject) => {
-    child = execFile(
-      process.execPath,
-      [bundle],
-      { cwd: root, env, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        expose(stderr);
-        if (process.env.CHAOS_DEBUG) process.stderr.write(stderr);
-        if (error) reject(new Error(`file chaos worker failed: ${error.message}\n${stderr}`));
-        else resolve(JSON.parse(stdout.trim()) as ChaosWorkerReport);
-      },
-    );
-  });
-  if (!child) throw new Error('file chaos worker: no child process');
-  return { child, report };
+  return startWorker(bundle, mock, config, clockOffsetMs, { name: 'file chaos worker', timeoutMs: 120_000 });
 }
 
 /** A fresh state directory (removed by the returned function). */

@@ -39,12 +39,16 @@ export interface RunningWorker {
   readonly report: Promise<ChaosWorkerReport>;
 }
 
-/** Starts one chaos worker; `clockOffsetMs` moves its wall clock (skew-clock.ts). */
+/**
+ * Starts one chaos worker (a bundle of chaos-worker.ts, or of file-chaos-worker.ts with its own
+ * config); `clockOffsetMs` moves its wall clock (skew-clock.ts).
+ */
 export function startWorker(
   bundle: string,
   mock: MockServer,
-  config: ChaosWorkerConfig,
+  config: ChaosWorkerConfig | object,
   clockOffsetMs = 0,
+  { name = 'chaos worker', timeoutMs = 180_000 }: { name?: string; timeoutMs?: number } = {},
 ): RunningWorker {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -59,16 +63,16 @@ export function startWorker(
     child = execFile(
       process.execPath,
       [bundle],
-      { cwd: root, env, timeout: 180_000, maxBuffer: 64 * 1024 * 1024 },
+      { cwd: root, env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         expose(stderr);
         if (process.env.CHAOS_DEBUG) process.stderr.write(stderr);
-        if (error) reject(new Error(`chaos worker failed: ${error.message}\n${stderr}`));
+        if (error) reject(new Error(`${name} failed: ${error.message}\n${stderr}`));
         else resolve(JSON.parse(stdout.trim()) as ChaosWorkerReport);
       },
     );
   });
-  if (!child) throw new Error('chaos worker: no child process');
+  if (!child) throw new Error(`${name}: no child process`);
   return { child, report };
 }
 
