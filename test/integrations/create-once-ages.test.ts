@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  type CreateOutcome,
   GroupMayHaveBeenCreatedError,
   InProcessCoordination,
   type VerificationClient,
@@ -118,45 +119,43 @@ describe('createOnce reads ages from the coordination', () => {
     expect(result.duplicates?.map((report) => report.kind)).toEqual(['lease_lost_after_send']);
   });
 
-  it('a lease lost in flight whose group the next holder already recorded: no report, one group', async () => {
-    let recordedBy: string | undefined;
-    const coordination = around(base, {
+  /**
+   * A coordination whose lease lapses while the create is in flight: before the holder records its
+   * group, the next holder takes the lease and records `nextRecords(the holder's outcome)`.
+   */
+  function lostInFlight(nextRecords: (outcome: CreateOutcome) => CreateOutcome) {
+    return around(base, {
       renewCreateLease: (lease, ttl) => base.renewCreateLease(lease, ttl),
       recordCreateOutcome: async (lease, outcome) => {
         if (outcome.state !== 'created') return base.recordCreateOutcome(lease, outcome);
-        // The lease lapsed in flight; the next holder's lookup found this group and recorded it.
         mock.clock.advance(24 * 60 * 60_000);
         const next = await base.acquireCreateLease(lease.clientId, lease.correlationId, 60_000);
         if (!next) throw new Error('the next holder expected the lease');
-        await base.recordCreateOutcome(next, outcome);
-        recordedBy = `fence ${next.fence}`;
+        await base.recordCreateOutcome(next, nextRecords(outcome));
         return base.recordCreateOutcome(lease, outcome);
       },
     });
-    const result = await client(coordination).applicantGroups.createOnce(
+  }
+
+  it('a lease lost in flight whose group the next holder already recorded: no report, one group', async () => {
+    // The next holder's lookup found this very group and recorded it.
+    const result = await client(lostInFlight((outcome) => outcome)).applicantGroups.createOnce(
       groupCreateBody('ana@example.com', 'AGE-6'),
     );
-    expect(recordedBy).toBeDefined();
     expect(result.created).toBe(true);
     expect(result.duplicates).toBeUndefined();
     expect(mock.groups.applicant().map((group) => group.id)).toEqual([result.group.id]);
+    expect(await base.readCreateOutcome(mock.clientId, 'AGE-6')).toMatchObject({
+      state: 'created',
+      id: result.group.id,
+      fence: 2,
+    });
   });
 
   it('a lease lost in flight whose record names another group: reported', async () => {
-    const coordination = around(base, {
-      renewCreateLease: (lease, ttl) => base.renewCreateLease(lease, ttl),
-      recordCreateOutcome: async (lease, outcome) => {
-        if (outcome.state !== 'created') return base.recordCreateOutcome(lease, outcome);
-        mock.clock.advance(24 * 60 * 60_000);
-        const next = await base.acquireCreateLease(lease.clientId, lease.correlationId, 60_000);
-        if (!next) throw new Error('the next holder expected the lease');
-        await base.recordCreateOutcome(next, { state: 'created', id: 'grp_other' });
-        return base.recordCreateOutcome(lease, outcome);
-      },
-    });
-    const result = await client(coordination).applicantGroups.createOnce(
-      groupCreateBody('ana@example.com', 'AGE-7'),
-    );
+    const result = await client(
+      lostInFlight(() => ({ state: 'created', id: 'grp_other' })),
+    ).applicantGroups.createOnce(groupCreateBody('ana@example.com', 'AGE-7'));
     expect(result.duplicates?.map((report) => report.kind)).toEqual(['lease_lost_after_send']);
   });
 
