@@ -309,6 +309,32 @@ describe('FileCoordination: lines that cannot be trusted', () => {
     expect(await rerun.readCreateOutcome('client', neighbour)).toMatchObject({ state: 'created' });
   });
 
+  it('a damaged line whose key text was changed (one hex digit) refuses every key of its shard, its own among them', async () => {
+    const dir = folder();
+    const { ids } = sameShard(2);
+    const [own = '', neighbour = ''] = ids;
+    const coordination = new FileCoordination(dir);
+    await household(coordination, neighbour);
+    await household(coordination, own);
+    const key = keyOf('client', own);
+    const shard = join(dir, shardNameOf(key));
+    const lines = readFileSync(shard, 'latin1').split('\n');
+    // Its `created` record (its lease's release follows), the last digit of its key changed: still
+    // 40 hex digits, naming a key the shard has never held.
+    const at = lastLineOf(lines, key) - 1;
+    expect(lines[at]).toContain('"state":"created"');
+    const last = key.at(-1) === '0' ? '1' : '0';
+    lines[at] = (lines[at] ?? '').replace(`"k":"${key}"`, `"k":"${key.slice(0, -1)}${last}"`);
+    writeFileSync(shard, lines.join('\n'), 'latin1');
+
+    const rerun = new FileCoordination(dir);
+    for (const id of [own, neighbour]) {
+      const refused = await rerun.readCreateOutcome('client', id).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ name: 'CoordinationStateError', path: shard, line: at + 1 });
+      expect((refused as Error).message).toContain('a key it cannot name, so every household of this shard');
+    }
+  });
+
   it('a damaged line that no longer names its key refuses every key of its shard; other shards go on', async () => {
     const dir = folder();
     const { ids, elsewhere } = sameShard(2);
@@ -562,6 +588,31 @@ describe('FileCoordination: what a process holds in memory', () => {
     expect(lease).toBeDefined();
     // Its line is still in the file as it was found: a shard with damage is never rewritten.
     expect(readFileSync(shard, 'latin1').split('\n')[at]).toBe(lines[at]);
+  });
+
+  it('an older record changed in place (one its key has since replaced) also stops the rewrite, named', async () => {
+    const dir = folder();
+    const { ids } = sameShard(RECENT_KEYS + 40);
+    const early = ids.slice(0, RECENT_KEYS + 2);
+    const [first = ''] = early;
+    const coordination = new FileCoordination(dir);
+    for (const id of early) await household(coordination, id);
+    // A lease taken and given back: records of the first household after its earlier one.
+    const lease = await coordination.acquireCreateLease('client', first, TEN_MINUTES);
+    if (lease) await coordination.releaseCreateLease(lease);
+    const key = keyOf('client', first);
+    const shard = join(dir, shardNameOf(key));
+    const lines = readFileSync(shard, 'latin1').split('\n');
+    const at = lines.findIndex((line) => line.startsWith(`{"k":"${key}"`));
+    expect(at).toBeLessThan(lastLineOf(lines, key));
+    lines[at] = oneDigitChanged(lines[at] ?? '');
+    writeFileSync(shard, lines.join('\n'), 'latin1');
+    for (const id of ids.slice(RECENT_KEYS + 2)) await household(coordination, id);
+    const after = readFileSync(shard, 'latin1').split('\n');
+    // Never rewritten: the damaged line was not dropped unread.
+    expect(after.slice(0, lines.length - 1)).toEqual(lines.slice(0, -1));
+    const refused = await coordination.readCreateOutcome('client', first).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ name: 'CoordinationStateError', path: shard, line: at + 1 });
   });
 
   it('a record changed in place that a rewrite comes across stops the rewrite and refuses its key, naming the line', async () => {

@@ -77,6 +77,10 @@ export interface ShardDamage {
   why: string;
   /** Its first characters. */
   text: string;
+  /** The key its text shows, if any. */
+  key?: string | undefined;
+  /** Whether that key can be trusted as the line's own (its checksum matched). */
+  keyTrusted?: boolean | undefined;
 }
 
 function call<T>(run: (done: (error: NodeJS.ErrnoException | null, value: T) => void) => void): Promise<T> {
@@ -138,16 +142,29 @@ function isOutcome(value: unknown): value is CreateOutcomeRecord {
   );
 }
 
-type Parsed = { key: string; state: KeyState } | { torn: number } | { damage: string };
+/**
+ * A line read back. Damage names the key its line shows (`damagedKey`), and whether that can be
+ * trusted: only when the line's checksum matched. The key text of a line changed after it was
+ * written may itself be what changed (one hex digit gives another key).
+ */
+type Parsed =
+  | { key: string; state: KeyState }
+  | { torn: number }
+  | { damage: string; damagedKey?: string | undefined; keyTrusted?: boolean };
 
 /** A line read back: a key's state, a torn line's acknowledgement, or why it cannot be trusted. */
 export function parseLine(line: string): Parsed {
   const match = SUMMED.exec(line);
-  if (!match) return { damage: 'it is not a complete record (cut off or garbled)' };
+  if (!match)
+    return {
+      damage: 'it is not a complete record (cut off or garbled)',
+      damagedKey: KEY_OF_LINE.exec(line)?.[1],
+    };
   const json = `${match[1]}}`;
   if (checksum(json) !== match[2])
     return {
       damage: 'its checksum does not match its text (it was changed or garbled after it was written)',
+      damagedKey: KEY_OF_LINE.exec(line)?.[1],
     };
   let value: unknown;
   try {
@@ -159,10 +176,16 @@ export function parseLine(line: string): Parsed {
   if (typeof record.torn === 'number') return { torn: record.torn };
   const { k, f, e, t, h, o } = record;
   if (typeof k !== 'string' || typeof f !== 'number' || typeof e !== 'number' || typeof t !== 'number')
-    return { damage: 'it is not a key record' };
-  if (o !== undefined && !isOutcome(o)) return { damage: 'its outcome is not one' };
+    return {
+      damage: 'it is not a key record',
+      damagedKey: typeof k === 'string' ? k : undefined,
+      keyTrusted: true,
+    };
+  if (o !== undefined && !isOutcome(o))
+    return { damage: 'its outcome is not one', damagedKey: k, keyTrusted: true };
   const holder = h === undefined ? undefined : holderOf(h);
-  if (h !== undefined && holder === undefined) return { damage: 'its holder is not one' };
+  if (h !== undefined && holder === undefined)
+    return { damage: 'its holder is not one', damagedKey: k, keyTrusted: true };
   return { key: k, state: { fence: f, expiresAt: e, at: t, holder, outcome: o } };
 }
 
@@ -466,6 +489,8 @@ export class Shard {
           line: lineNumber,
           why: parsed.damage,
           text: line.length > 80 ? `${line.slice(0, 80)}…` : line,
+          key: parsed.damagedKey,
+          keyTrusted: parsed.keyTrusted,
           offset,
           position: offset - this.#offset,
           lines: lineNumber - 1,
@@ -501,7 +526,10 @@ export class Shard {
   }
 
   #refuse(damage: ShardDamage): void {
-    const key = KEY_OF_LINE.exec(damage.text)?.[1] ?? '*';
+    // A key shown by a line whose checksum failed is taken as its own only when the shard holds
+    // other records of it; else the key text may be what was garbled, and every key is refused.
+    const named = damage.key;
+    const key = named !== undefined && (damage.keyTrusted === true || this.#offsets.has(named)) ? named : '*';
     if (!this.#damage.has(key))
       this.#damage.set(key, { line: damage.line, why: damage.why, text: damage.text });
   }
@@ -559,6 +587,48 @@ export class Shard {
   }
 
   /**
+   * Whether every line of `text` (the file as read so far) still checks, the records a rewrite
+   * drops included: a line garbled after it was read (by this process or another) would otherwise
+   * go unread and its damage unnamed. A line that fails is refused, naming it.
+   */
+  #wholeLines(text: string): boolean {
+    let line = 0;
+    // A damaged line followed by the acknowledgement of a torn line at its offset was cut short
+    // by a crash and acknowledged: tolerated, as when it was first read.
+    let pending: ShardDamage | undefined;
+    let pendingOffset = -1;
+    for (let start = 0; start < text.length; ) {
+      const end = text.indexOf('\n', start);
+      if (end === -1) break;
+      line++;
+      const record = text.slice(start, end);
+      const offset = start;
+      start = end + 1;
+      if (record === '') continue;
+      const parsed = parseLine(record);
+      if (pending) {
+        if ('torn' in parsed && parsed.torn === pendingOffset) {
+          pending = undefined;
+          continue;
+        }
+        break;
+      }
+      if (!('damage' in parsed)) continue;
+      pending = {
+        line,
+        why: `${parsed.damage}; it was read whole before, so the file was changed in place`,
+        text: record.length > 80 ? `${record.slice(0, 80)}…` : record,
+        key: parsed.damagedKey,
+        keyTrusted: parsed.keyTrusted,
+      };
+      pendingOffset = offset;
+    }
+    if (pending === undefined) return true;
+    this.#refuse(pending);
+    return false;
+  }
+
+  /**
    * Every key's last record, read from the file (all of it read so far, in one read), in the
    * order the keys were first recorded; `undefined` when one is no longer what was read there
    * (then refused, naming its line).
@@ -566,6 +636,7 @@ export class Shard {
   #lastRecords(): Array<{ key: string; state: KeyState; line: string }> | undefined {
     const fd = this.#fd as number;
     const text = readFrom(fd, 0, this.#offset).toString('latin1');
+    if (!this.#wholeLines(text)) return undefined;
     const records: Array<{ key: string; state: KeyState; line: string }> = [];
     for (const [key, offset] of this.#offsets) {
       const end = text.indexOf('\n', offset);
