@@ -11,7 +11,7 @@ import type { CreateLease, CreateOutcome } from '../../src/core/coordination/coo
 import { VerificationClient } from '../../src/index.js';
 import { RedisCoordination } from '../../src/redis/index.js';
 import { skewClock } from './skew-clock.js';
-import { runWaves } from './worker-waves.js';
+import { recordingClock, runWaves } from './worker-waves.js';
 
 /** Where a worker stops itself: after the lookup (before any write that precedes the POST), or after `unresolved` was recorded. */
 /**
@@ -74,19 +74,7 @@ const config = JSON.parse(process.env.CHAOS ?? '') as ChaosWorkerConfig;
 const skew = skewClock();
 
 const waits: ChaosWorkerReport['waits'] = [];
-const clock = {
-  now: (): number => Date.now(),
-  sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
-    waits.push({ at: Date.now(), ms });
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(resolve, Math.max(0, ms));
-      signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      });
-    });
-  },
-};
+const clock = recordingClock(waits);
 
 const redis = new Redis({
   ...(config.sentinel

@@ -13,7 +13,7 @@ import type { CreateLease, CreateOutcome } from '../../src/core/coordination/coo
 import { FileCoordination, VerificationClient } from '../../src/index.js';
 import type { ChaosWorkerReport } from './chaos-worker.js';
 import { skewClock } from './skew-clock.js';
-import { runWaves } from './worker-waves.js';
+import { recordingClock, runWaves } from './worker-waves.js';
 
 /** Where a holder stops: after its lookup (before its first write), or after recording `unresolved` (before its request leaves). */
 export type FilePausePoint = 'after-lookup' | 'after-unresolved';
@@ -41,19 +41,7 @@ const config = JSON.parse(process.env.CHAOS ?? '') as FileChaosConfig;
 const skew = skewClock();
 
 const waits: ChaosWorkerReport['waits'] = [];
-const clock = {
-  now: (): number => Date.now(),
-  sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
-    waits.push({ at: Date.now(), ms });
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(resolve, Math.max(0, ms));
-      signal?.addEventListener('abort', () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      });
-    });
-  },
-};
+const clock = recordingClock(waits);
 
 let paused = false;
 

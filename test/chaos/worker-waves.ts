@@ -8,6 +8,23 @@ import type { VerificationClient } from '../../src/index.js';
 import { groupCreateBody } from '../support/bodies.js';
 import type { ChaosCallResult, ChaosWorkerReport } from './chaos-worker.js';
 
+/** The wall clock the workers give their client, noting each wait the SDK asks it for in `waits`. */
+export function recordingClock(waits: ChaosWorkerReport['waits']) {
+  return {
+    now: (): number => Date.now(),
+    sleep(ms: number, signal?: AbortSignal | null): Promise<void> {
+      waits.push({ at: Date.now(), ms });
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(resolve, Math.max(0, ms));
+        signal?.addEventListener('abort', () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        });
+      });
+    },
+  };
+}
+
 /** What the waves need from a worker's configuration. */
 export interface WavesConfig {
   households: string[];
