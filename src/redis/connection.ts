@@ -29,7 +29,8 @@ export class RedisCoordinationError extends VerificationError {
    * @param reason Why, in words (no values).
    */
   constructor(operation: string, reason: string) {
-    super(`Redis coordination failed (${operation}): ${reason}.`);
+    // A reason that is an error's message may end its own sentence.
+    super(`Redis coordination failed (${operation}): ${reason.replace(/\.+$/, '')}.`);
     this.operation = operation;
   }
 
